@@ -1,0 +1,19 @@
+/// Settings shared by every property-list reader.
+public struct PropertyListReadOptions: Sendable, Hashable {
+    /// How deeply arrays and dictionaries may nest before the input is rejected.
+    /// Deeper input is refused with an error rather than risking the stack.
+    public var maximumDepth: Int = 512
+
+    /// Whether to record where each key path starts in the source (text formats only),
+    /// for tools such as a linter that report `FILE:LINE:COLUMN`.
+    public var recordsLocations: Bool = false
+
+    /// The most nodes a binary plist may expand to when shared objects are counted once
+    /// per reference. Shared objects are decoded once, but a writer or a walk visits each
+    /// reference, so a reference "bomb" (a few hundred bytes that expand to 2^48 nodes)
+    /// is refused here instead of hanging whoever consumes the tree.
+    public var maximumExpandedNodes: Int = 1 << 24
+
+    /// Creates the default options.
+    public init() {}
+}

@@ -1,0 +1,100 @@
+import SystemPackage
+
+/// Reads property lists in any supported format, chosen by the first bytes of the input.
+///
+/// ```swift
+/// let document = try PropertyListReader.read(contentsOf: "App/Info.plist")
+/// print(document.format, document.value["CFBundleIdentifier"] ?? "none")
+/// ```
+///
+/// The format is decided once and never retried as another: a damaged binary plist is reported
+/// as a damaged binary plist, not read as a string (which Foundation on Linux does).
+public enum PropertyListReader {
+    /// The format the input is in, judged from its first bytes, or `nil` for empty or blank input.
+    ///
+    /// `bplist` starts a binary plist; `<?xml`, `<!`, a `<` followed by a letter, or a UTF-16/UTF-8
+    /// byte-order mark followed by `<` starts XML; anything else is OpenStep text.
+    public static func detectFormat(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat? {
+        if bytes.count >= 6, bytes.starts(with: "bplist".utf8) { return .binary }
+        var i = 0
+        var step = 1
+        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+            // UTF-16: look at the low byte of each unit.
+            i = bytes[0] == 0xFF ? 2 : 3
+            step = 2
+        } else if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            i = 3
+        }
+        while i < bytes.count, ScalarText.isSpace(bytes[i]) { i += step }
+        guard i < bytes.count else { return nil }
+        guard bytes[i] == UInt8(ascii: "<"), i + step < bytes.count else { return .openStep }
+        let next = bytes[i + step]
+        switch next {
+        case UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            // `<a…>` could be OpenStep hex data only if every letter were a–f; element names decide.
+            if step == 1, next | 0x20 >= UInt8(ascii: "a"), next | 0x20 <= UInt8(ascii: "f"),
+               Self.looksLikeHexData(bytes, from: i + 1) {
+                return .openStep
+            }
+            return .xml
+        default:
+            return .openStep
+        }
+    }
+
+    private static func looksLikeHexData(_ bytes: UnsafeRawBufferPointer, from: Int) -> Bool {
+        var i = from
+        while i < bytes.count, bytes[i] != UInt8(ascii: ">") {
+            let b = bytes[i] | 0x20
+            let isHex = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(b)
+            if !isHex && !ScalarText.isSpace(bytes[i]) { return false }
+            i += 1
+        }
+        return i < bytes.count
+    }
+
+    /// Parses a property list from bytes in memory.
+    /// - Throws: ``PropertyListError`` with the location of the first problem.
+    public static func read(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions = .init())
+        throws(PropertyListError) -> PropertyListDocument
+    {
+        guard !bytes.isEmpty else { throw PropertyListError("the file is empty") }
+        switch detectFormat(bytes) {
+        case .binary?: return try BinaryPropertyListParser.parse(bytes, options: options)
+        case .xml?: return try XMLPropertyListParser.parse(bytes, options: options)
+        case .openStep?: return try OpenStepPropertyListParser.parse(bytes, options: options)
+        case .json?, nil: throw PropertyListError("the file holds only white space")
+        }
+    }
+
+    /// Parses a property list from an array of bytes.
+    public static func read(_ bytes: [UInt8], options: PropertyListReadOptions = .init())
+        throws(PropertyListError) -> PropertyListDocument
+    {
+        do {
+            return try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try read(buffer, options: options) }
+        } catch let error as PropertyListError {
+            throw error
+        } catch {
+            throw PropertyListError("\(error)")
+        }
+    }
+
+    /// Reads and parses the file at `path`.
+    /// - Throws: ``PropertyListError``: the file's system error, or the parse error.
+    public static func read(contentsOf path: FilePath, options: PropertyListReadOptions = .init())
+        throws(PropertyListError) -> PropertyListDocument
+    {
+        let bytes: [UInt8]
+        do { bytes = try FileContents.read(path) } catch { throw PropertyListError(error.message) }
+        return try read(bytes, options: options)
+    }
+}
+
+extension PropertyList {
+    /// Parses a property list in any supported format.
+    public init(parsing bytes: [UInt8]) throws(PropertyListError) {
+        self = try PropertyListReader.read(bytes).value
+    }
+}

@@ -1,0 +1,325 @@
+import CLibXML2
+import OrderedCollections
+
+/// Reads Apple's XML property lists with libxml2's SAX2 interface.
+///
+/// Safe on hostile input: no DTD is loaded, no network is used, any entity declaration is
+/// refused (so no entity expansion attack can start), nesting is limited, and every libxml2
+/// error stops the parse with its line and column.
+enum XMLPropertyListParser {
+    private static let initialized: Void = { xmlInitParser() }()
+
+    static func parse(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions)
+        throws(PropertyListError) -> PropertyListDocument
+    {
+        _ = initialized
+        guard bytes.count < Int(Int32.max) else {
+            throw PropertyListError("XML property lists over 2 GiB are not supported", format: .xml)
+        }
+        guard let ctxt = xmlCreateMemoryParserCtxt(
+            bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        else { throw PropertyListError("libxml2 could not create a parser", format: .xml) }
+        defer { xmlFreeParserCtxt(ctxt) }
+
+        // XML_PARSE_HUGE lifts libxml2's fixed depth (256) and text-node (10 MB) limits; our own
+        // depth limit applies instead, and text can never exceed the input's size.
+        let flags = XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOCDATA.rawValue
+        xmlCtxtUseOptions(ctxt, Int32(flags))
+        ctxt.pointee.sax.pointee = makeSAXHandler()
+        ctxt.pointee.replaceEntities = 0
+        ctxt.pointee.loadsubset = 0
+        ctxt.pointee.validate = 0
+
+        let state = XMLParseState(ctxt: ctxt, options: options)
+        ctxt.pointee.userData = Unmanaged.passUnretained(state).toOpaque()
+        let status = withExtendedLifetime(state) { xmlParseDocument(ctxt) }
+        if let error = state.error { throw error }
+        if status != 0 || ctxt.pointee.wellFormed == 0 {
+            throw PropertyListError("the XML is not well-formed", at: state.location(), format: .xml)
+        }
+        return try state.finish()
+    }
+
+    private static func makeSAXHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
+            XMLParseState.from(ctx).startElement(localname!, prefix: prefix)
+        }
+        sax.endElementNs = { ctx, _, _, _ in XMLParseState.from(ctx).endElement() }
+        sax.characters = { ctx, chars, count in XMLParseState.from(ctx).text(chars!, Int(count)) }
+        sax.cdataBlock = sax.characters
+        sax.ignorableWhitespace = sax.characters
+        sax.entityDecl = { ctx, name, _, _, _, _ in
+            let state = XMLParseState.from(ctx)
+            state.fail("entity declarations are not allowed in a property list (<!ENTITY \(XMLPropertyListParser.string(name))>)")
+        }
+        sax.reference = { ctx, name in
+            XMLParseState.from(ctx).fail("undefined entity &\(XMLPropertyListParser.string(name));")
+        }
+        sax.serror = { ctx, error in
+            guard let ctx, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let state = XMLParseState.from(ctx)
+            var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            message = message.split(whereSeparator: { $0 == "\n" }).joined(separator: " ")
+            while message.last == " " { message.removeLast() }
+            let location = error.pointee.line > 0
+                ? SourceLocation.text(line: Int(error.pointee.line), column: Int(max(1, error.pointee.int2)))
+                : state.location()
+            state.fail(message, at: location)
+        }
+        return sax
+    }
+
+    static func string(_ p: UnsafePointer<xmlChar>?) -> String {
+        p.map { String(cString: $0) } ?? ""
+    }
+}
+
+/// The elements of the plist vocabulary.
+private enum Element: UInt8 {
+    case plist, dict, array, key, string, integer, real, `true`, `false`, date, data
+
+    var isScalar: Bool { self != .plist && self != .dict && self != .array }
+
+    init?(_ name: UnsafePointer<UInt8>) {
+        func equals(_ literal: StaticString) -> Bool {
+            let n = literal.utf8CodeUnitCount
+            let p = literal.utf8Start
+            for i in 0..<n where name[i] != p[i] { return false }
+            return name[n] == 0
+        }
+        switch name[0] {
+        case UInt8(ascii: "k") where equals("key"): self = .key
+        case UInt8(ascii: "s") where equals("string"): self = .string
+        case UInt8(ascii: "d") where equals("dict"): self = .dict
+        case UInt8(ascii: "d") where equals("data"): self = .data
+        case UInt8(ascii: "d") where equals("date"): self = .date
+        case UInt8(ascii: "a") where equals("array"): self = .array
+        case UInt8(ascii: "i") where equals("integer"): self = .integer
+        case UInt8(ascii: "r") where equals("real"): self = .real
+        case UInt8(ascii: "t") where equals("true"): self = .true
+        case UInt8(ascii: "f") where equals("false"): self = .false
+        case UInt8(ascii: "p") where equals("plist"): self = .plist
+        default: return nil
+        }
+    }
+
+    var tag: String { "<\(self)>" }
+}
+
+/// The parse in progress. Open containers are frames over two flat stacks (values and keys),
+/// so building a container moves its children once instead of copying nested arrays.
+private final class XMLParseState {
+    struct Frame {
+        var element: Element
+        var valueStart: Int
+        var keyStart: Int
+        var line: Int
+    }
+
+    let ctxt: xmlParserCtxtPtr
+    let options: PropertyListReadOptions
+    var frames: [Frame] = []
+    var values: [PropertyList] = []
+    var keys: [String] = []
+    var keyLines: [Int] = []
+    var pendingKeyLocation: SourceLocation?
+    var text: [UInt8] = []
+    var root: PropertyList?
+    var error: PropertyListError?
+    var duplicates: [PropertyListDocument.DuplicateKey] = []
+    var locations: [KeyPath: SourceLocation] = [:]
+
+    init(ctxt: xmlParserCtxtPtr, options: PropertyListReadOptions) {
+        self.ctxt = ctxt
+        self.options = options
+        frames.reserveCapacity(64)
+        values.reserveCapacity(256)
+        keys.reserveCapacity(256)
+    }
+
+    static func from(_ ctx: UnsafeMutableRawPointer?) -> XMLParseState {
+        Unmanaged<XMLParseState>.fromOpaque(ctx!).takeUnretainedValue()
+    }
+
+    func location() -> SourceLocation {
+        guard let input = ctxt.pointee.input else { return .text(line: 0, column: 0) }
+        return .text(line: Int(input.pointee.line), column: Int(max(1, input.pointee.col)))
+    }
+
+    func fail(_ message: String, at location: SourceLocation? = nil) {
+        guard error == nil else { return }
+        error = PropertyListError(message, at: location ?? self.location(), keyPath: currentPath(), format: .xml)
+        xmlStopParser(ctxt)
+    }
+
+    /// The key path of the value that would be added next, derived from the open frames.
+    func currentPath() -> KeyPath {
+        var path: [KeyPath.Component] = []
+        for (i, frame) in frames.enumerated() {
+            let childEnd = i + 1 < frames.count ? frames[i + 1].valueStart : values.count
+            let index = childEnd - frame.valueStart
+            switch frame.element {
+            case .array: path.append(.index(index))
+            case .dict:
+                let keyEnd = i + 1 < frames.count ? frames[i + 1].keyStart : keys.count
+                if keyEnd - frame.keyStart > index { path.append(.key(keys[frame.keyStart + index])) }
+            default: break
+            }
+        }
+        return KeyPath(path)
+    }
+
+    /// Whether the dictionary frame on top has a key waiting for its value.
+    func hasPendingKey(_ frame: Frame) -> Bool {
+        keys.count - frame.keyStart > values.count - frame.valueStart
+    }
+
+    func startElement(_ name: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
+        guard error == nil else { return }
+        if let prefix {
+            return fail("unexpected namespaced element <\(String(cString: prefix)):\(String(cString: name))>")
+        }
+        if let parent = frames.last, parent.element.isScalar {
+            return fail("element <\(String(cString: name))> inside \(parent.element.tag)")
+        }
+        guard let element = Element(name) else {
+            return fail("unknown element <\(String(cString: name))>")
+        }
+        if let parent = frames.last {
+            switch parent.element {
+            case .plist:
+                if values.count > parent.valueStart { return fail("<plist> holds more than one value") }
+                if element == .plist { return fail("<plist> inside <plist>") }
+            case .dict:
+                if element == .key {
+                    if hasPendingKey(parent) { return fail("two <key> elements in a row: the first has no value") }
+                } else if !hasPendingKey(parent) {
+                    return fail("\(element.tag) in a <dict> without a <key> before it")
+                }
+            case .array:
+                if element == .key { return fail("<key> inside <array>") }
+                if element == .plist { return fail("<plist> inside <array>") }
+            default:
+                return fail("element \(element.tag) inside \(parent.element.tag)")
+            }
+        } else if root != nil {
+            return fail("more than one top-level value")
+        } else if element == .key {
+            return fail("<key> outside a <dict>")
+        }
+        if frames.count >= options.maximumDepth {
+            return fail("nesting deeper than \(options.maximumDepth) levels")
+        }
+        if options.recordsLocations {
+            let path = currentPath()
+            let here = location()
+            if element == .key { pendingKeyLocation = here }
+            else if locations[path] == nil { locations[path] = here }
+        }
+        if element.isScalar { text.removeAll(keepingCapacity: true) }
+        frames.append(Frame(element: element, valueStart: values.count, keyStart: keys.count,
+                            line: location().line ?? 0))
+    }
+
+    func text(_ chars: UnsafePointer<UInt8>, _ count: Int) {
+        guard error == nil, let top = frames.last else { return }
+        let buffer = UnsafeBufferPointer(start: chars, count: count)
+        if top.element.isScalar {
+            text.append(contentsOf: buffer)
+        } else if buffer.contains(where: { !ScalarText.isSpace($0) }) {
+            fail("unexpected text inside \(top.element.tag)")
+        }
+    }
+
+    func endElement() {
+        guard error == nil, let frame = frames.popLast() else { return }
+        let value: PropertyList
+        switch frame.element {
+        case .key:
+            let key = String(decoding: text, as: UTF8.self)
+            keys.append(key)
+            keyLines.append(frame.line)
+            if options.recordsLocations, let here = pendingKeyLocation {
+                locations[currentPath()] = here
+            }
+            return
+        case .plist:
+            guard values.count > frame.valueStart else { return fail("<plist> holds no value") }
+            root = values.removeLast()
+            return
+        case .string: value = .string(String(decoding: text, as: UTF8.self))
+        case .true, .false:
+            if text.contains(where: { !ScalarText.isSpace($0) }) {
+                return fail("\(frame.element.tag) must be empty")
+            }
+            value = .bool(frame.element == .true)
+        case .integer:
+            switch ScalarText.integer(text[...]) {
+            case .success(let v): value = v
+            case .failure(let e): return fail(e.message)
+            }
+        case .real:
+            switch ScalarText.real(text[...]) {
+            case .success(let v): value = .real(v)
+            case .failure(let e): return fail(e.message)
+            }
+        case .date:
+            switch ScalarText.date(text[...]) {
+            case .success(let v): value = .date(v)
+            case .failure(let e): return fail(e.message)
+            }
+        case .data:
+            switch ScalarText.data(text[...]) {
+            case .success(let v): value = .data(v)
+            case .failure(let e): return fail(e.message)
+            }
+        case .array:
+            value = .array(Array(values[frame.valueStart...]))
+            values.removeSubrange(frame.valueStart...)
+        case .dict:
+            guard keys.count - frame.keyStart == values.count - frame.valueStart else {
+                return fail("<key>\(keys.last ?? "")</key> has no value")
+            }
+            value = makeDictionary(frame)
+        }
+        if frames.isEmpty { root = value } else { values.append(value) }
+    }
+
+    func makeDictionary(_ frame: Frame) -> PropertyList {
+        let count = keys.count - frame.keyStart
+        var dict = OrderedDictionary<String, PropertyList>(minimumCapacity: count)
+        var repeated: [(key: String, line: Int)] = []
+        for i in 0..<count {
+            let key = keys[frame.keyStart + i]
+            if dict.updateValue(values[frame.valueStart + i], forKey: key) != nil {
+                repeated.append((key, keyLines[frame.keyStart + i]))
+            }
+        }
+        keys.removeSubrange(frame.keyStart...)
+        keyLines.removeSubrange(frame.keyStart...)
+        values.removeSubrange(frame.valueStart...)
+        if !repeated.isEmpty {
+            let base = currentPath()
+            for (key, line) in repeated {
+                duplicates.append(.init(keyPath: base.appending(key), location: .text(line: line, column: 1)))
+            }
+        }
+        // CF's special form for keyed-archiver references: a lone CF$UID integer is a UID.
+        if count == 1, case .integer(let n)? = dict["CF$UID"], n >= 0, n <= UInt32.max {
+            return .uid(UInt64(n))
+        }
+        return .dictionary(dict)
+    }
+
+    func finish() throws(PropertyListError) -> PropertyListDocument {
+        guard let root else {
+            throw PropertyListError("the document holds no property-list value", at: location(), format: .xml)
+        }
+        var document = PropertyListDocument(value: root, format: .xml)
+        document.duplicateKeys = duplicates
+        document.locations = locations
+        return document
+    }
+}

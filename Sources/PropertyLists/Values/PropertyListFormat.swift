@@ -1,0 +1,11 @@
+/// The encodings a property list can be stored in.
+public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
+    /// Apple's XML property list (`plutil -convert xml1`).
+    case xml = "xml1"
+    /// CoreFoundation's `bplist00` binary property list (`plutil -convert binary1`).
+    case binary = "binary1"
+    /// The old NeXT/OpenStep text form, also used by `.strings` files. Read only.
+    case openStep = "openstep"
+    /// JSON. Written only, for export.
+    case json = "json"
+}

@@ -1,0 +1,86 @@
+import ExtrasBase64
+
+/// Writes a property list as JSON for export, in the spelling `plutil -convert json` uses:
+/// compact by default, or indented by two spaces with `"key" : value`; keys sorted; `/` escaped.
+///
+/// JSON has no date or data type: dates become ISO 8601 strings (`2020-01-02T03:04:05Z`) and data
+/// becomes a base64 string, so export never fails on them (Apple's plutil refuses such files).
+/// A keyed-archiver UID becomes `{"CF$UID": n}`. NaN and the infinities cannot be written.
+public struct JSONPropertyListWriter: Sendable {
+    /// Whether to indent (plutil's `-r`).
+    public var prettyPrinted: Bool
+
+    /// Creates a writer.
+    public init(prettyPrinted: Bool = false) { self.prettyPrinted = prettyPrinted }
+
+    /// The JSON text for `value`, without a trailing newline.
+    /// - Throws: ``PropertyListWriteError`` for a real that is NaN or infinite.
+    public func write(_ value: PropertyList) throws(PropertyListWriteError) -> [UInt8] {
+        var out: [UInt8] = []
+        try append(value, indent: 0, path: .root, to: &out)
+        return out
+    }
+
+    private func append(_ value: PropertyList, indent: Int, path: KeyPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
+        func newline(_ level: Int) {
+            guard prettyPrinted else { return }
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: 2 * level))
+        }
+        switch value {
+        case .string(let s): Self.appendString(s, to: &out)
+        case .integer(let i): out.append(contentsOf: String(i).utf8)
+        case .unsignedInteger(let u): out.append(contentsOf: String(u).utf8)
+        case .real(let r):
+            guard r.isFinite else { throw PropertyListWriteError("\(r) cannot be written in JSON", at: path) }
+            out.append(contentsOf: NumberFormatting.shortestReal(r).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .date(let d): Self.appendString(d.iso8601, to: &out)
+        case .data(let bytes): Self.appendString(Base64.encodeToString(bytes: bytes), to: &out)
+        case .uid(let u): out.append(contentsOf: (prettyPrinted ? "{\n\(String(repeating: " ", count: 2 * indent + 2))\"CF$UID\" : \(u)\n\(String(repeating: " ", count: 2 * indent))}" : "{\"CF$UID\":\(u)}").utf8)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            if elements.isEmpty, prettyPrinted { out.append(0x0A) }
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                try append(element, indent: indent + 1, path: path.appending(i), to: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "]"))
+        case .dictionary(let entries):
+            out.append(UInt8(ascii: "{"))
+            if entries.isEmpty, prettyPrinted { out.append(0x0A) }
+            for (i, key) in entries.keys.sorted(by: PropertyListKeyOrder.precedes).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                Self.appendString(key, to: &out)
+                out.append(contentsOf: (prettyPrinted ? " : " : ":").utf8)
+                try append(entries[key]!, indent: indent + 1, path: path.appending(key), to: &out)
+            }
+            newline(indent)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "/"): out.append(contentsOf: "\\/".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0x08: out.append(contentsOf: "\\b".utf8)
+            case 0x0C: out.append(contentsOf: "\\f".utf8)
+            case 0..<0x20:
+                let hex = String(b, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

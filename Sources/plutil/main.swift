@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+// `plutil`: check, print, convert and edit property lists, compatible with Apple's tool.
+do {
+    let invocation = try PlutilInvocation.parse(CommandLine.arguments.dropFirst())
+    if case .help = invocation.verb {
+        Output.text(usage)
+        exit(0)
+    }
+    var runner = PlutilRunner(invocation)
+    exit(runner.run())
+} catch {
+    Output.error(error.message)
+    Output.error("Use -help for usage.")
+    exit(1)
+}
