@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListsTests",
-            dependencies: ["PropertyLists", "plutil"]
+            dependencies: ["PropertyLists"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -27,9 +27,10 @@ struct BinaryPropertyListParser {
         var parser = BinaryPropertyListParser(bytes: bytes, options: options)
         let top = try parser.readTrailer()
         let value = try parser.object(top, depth: 0)
-        if parser.expandedCount[top] > options.maximumExpandedNodes {
+        let limit = max(options.maximumExpandedNodes, 32 * parser.objectCount)
+        if parser.expandedCount[top] > limit {
             throw PropertyListError(
-                "shared references expand to more than \(options.maximumExpandedNodes) nodes from \(parser.objectCount) objects",
+                "shared references expand to more than \(limit) nodes from \(parser.objectCount) objects",
                 at: .byteOffset(parser.offset(of: top)), format: .binary)
         }
         var document = PropertyListDocument(value: value, format: .binary)

@@ -9,10 +9,12 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     public var recordsLocations: Bool = false
 
     /// The most nodes a binary plist may expand to when shared objects are counted once
-    /// per reference. Shared objects are decoded once, but a writer or a walk visits each
-    /// reference, so a reference "bomb" (a few hundred bytes that expand to 2^48 nodes)
-    /// is refused here instead of hanging whoever consumes the tree.
-    public var maximumExpandedNodes: Int = 1 << 24
+    /// per reference, unless the file holds so many objects that 32 per object is more.
+    /// Shared objects are decoded once, but a writer or a walk visits each reference, so a
+    /// reference "bomb" (a few hundred bytes that expand to 2^48 nodes) is refused here
+    /// instead of exhausting whoever consumes the tree. Ordinary uniquing (repeated keys and
+    /// strings) expands a file by a small factor.
+    public var maximumExpandedNodes: Int = 1 << 20
 
     /// Creates the default options.
     public init() {}

@@ -68,6 +68,18 @@ public enum PropertyListReader {
         }
     }
 
+    /// Parses bytes as one given format, without looking at the first bytes (for tools that know
+    /// what they hold, and for fuzzing one reader at a time).
+    public static func read(_ bytes: UnsafeRawBufferPointer, as format: PropertyListFormat,
+                            options: PropertyListReadOptions = .init()) throws(PropertyListError) -> PropertyListDocument {
+        switch format {
+        case .binary: return try BinaryPropertyListParser.parse(bytes, options: options)
+        case .xml: return try XMLPropertyListParser.parse(bytes, options: options)
+        case .openStep: return try OpenStepPropertyListParser.parse(bytes, options: options)
+        case .json: return PropertyListDocument(value: try JSONFragmentParser.parse(String(decoding: bytes, as: UTF8.self)), format: .json)
+        }
+    }
+
     /// Parses a property list from an array of bytes.
     public static func read(_ bytes: [UInt8], options: PropertyListReadOptions = .init())
         throws(PropertyListError) -> PropertyListDocument

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import OrderedCollections
 
 /// Reads Apple's XML property lists with libxml2's SAX2 interface.
@@ -19,7 +19,12 @@ enum XMLPropertyListParser {
         guard let ctxt = xmlCreateMemoryParserCtxt(
             bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         else { throw PropertyListError("libxml2 could not create a parser", format: .xml) }
-        defer { xmlFreeParserCtxt(ctxt) }
+        defer {
+            // libxml2 builds a document node for a DOCTYPE's internal subset even with our SAX
+            // handler, and the context does not own it (a leak the fuzzer found).
+            if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
+            xmlFreeParserCtxt(ctxt)
+        }
 
         // XML_PARSE_HUGE lifts libxml2's fixed depth (256) and text-node (10 MB) limits; our own
         // depth limit applies instead, and text can never exceed the input's size.
@@ -118,6 +123,10 @@ private final class XMLParseState {
         var line: Int
     }
 
+    /// Children of the open arrays, one list per open `<array>`: appended in place and moved out
+    /// whole at `</array>`, so a million-element array is never copied.
+    var arrayChildren: [[PropertyList]] = []
+
     let ctxt: xmlParserCtxtPtr
     let options: PropertyListReadOptions
     var frames: [Frame] = []
@@ -157,11 +166,15 @@ private final class XMLParseState {
     /// The key path of the value that would be added next, derived from the open frames.
     func currentPath() -> KeyPath {
         var path: [KeyPath.Component] = []
+        var arrayIndex = -1
         for (i, frame) in frames.enumerated() {
             let childEnd = i + 1 < frames.count ? frames[i + 1].valueStart : values.count
             let index = childEnd - frame.valueStart
             switch frame.element {
-            case .array: path.append(.index(index))
+            case .array:
+                // The next child of an open array is at the count of its finished children.
+                arrayIndex += 1
+                path.append(.index(arrayChildren[arrayIndex].count))
             case .dict:
                 let keyEnd = i + 1 < frames.count ? frames[i + 1].keyStart : keys.count
                 if keyEnd - frame.keyStart > index { path.append(.key(keys[frame.keyStart + index])) }
@@ -219,6 +232,7 @@ private final class XMLParseState {
             else if locations[path] == nil { locations[path] = here }
         }
         if element.isScalar { text.removeAll(keepingCapacity: true) }
+        if element == .array { arrayChildren.append([]) }
         frames.append(Frame(element: element, valueStart: values.count, keyStart: keys.count,
                             line: location().line ?? 0))
     }
@@ -276,15 +290,19 @@ private final class XMLParseState {
             case .failure(let e): return fail(e.message)
             }
         case .array:
-            value = .array(Array(values[frame.valueStart...]))
-            values.removeSubrange(frame.valueStart...)
+            value = .array(arrayChildren.removeLast())
         case .dict:
             guard keys.count - frame.keyStart == values.count - frame.valueStart else {
                 return fail("<key>\(keys.last ?? "")</key> has no value")
             }
             value = makeDictionary(frame)
         }
-        if frames.isEmpty { root = value } else { values.append(value) }
+        if let parent = frames.last {
+            if parent.element == .array { arrayChildren[arrayChildren.count - 1].append(value) }
+            else { values.append(value) }
+        } else {
+            root = value
+        }
     }
 
     func makeDictionary(_ frame: Frame) -> PropertyList {

@@ -35,7 +35,11 @@ public struct JSONPropertyListWriter: Sendable {
             guard r.isFinite else { throw PropertyListWriteError("\(r) cannot be written in JSON", at: path) }
             out.append(contentsOf: NumberFormatting.shortestReal(r).utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .date(let d): Self.appendString(d.iso8601, to: &out)
+        case .date(let d):
+            guard let year = d.components?.year, (0...9999).contains(year) else {
+                throw PropertyListWriteError("a date outside the years 0000–9999 cannot be written as ISO 8601", at: path)
+            }
+            Self.appendString(d.iso8601, to: &out)
         case .data(let bytes): Self.appendString(Base64.encodeToString(bytes: bytes), to: &out)
         case .uid(let u): out.append(contentsOf: (prettyPrinted ? "{\n\(String(repeating: " ", count: 2 * indent + 2))\"CF$UID\" : \(u)\n\(String(repeating: " ", count: 2 * indent))}" : "{\"CF$UID\":\(u)}").utf8)
         case .array(let elements):
@@ -51,7 +55,7 @@ public struct JSONPropertyListWriter: Sendable {
         case .dictionary(let entries):
             out.append(UInt8(ascii: "{"))
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
-            for (i, key) in entries.keys.sorted(by: PropertyListKeyOrder.precedes).enumerated() {
+            for (i, key) in entries.keys.sorted(by: JSONKeyOrder.precedes).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
@@ -82,5 +86,31 @@ public struct JSONPropertyListWriter: Sendable {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The key order Foundation's JSON writer sorts by (and so `plutil -convert json`): case-insensitive,
+/// digit runs compared as numbers, exact order as the tie-break.
+enum JSONKeyOrder {
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
+        var x = i.next(), y = j.next()
+        while let cx = x, let cy = y {
+            if cx.properties.numericType != nil, cy.properties.numericType != nil,
+               let dx = cx.properties.numericValue, let dy = cy.properties.numericValue {
+                // Compare whole digit runs by value.
+                var nx = dx, ny = dy
+                x = i.next(); y = j.next()
+                while let c = x, let d = c.properties.numericValue, c.properties.numericType != nil { nx = nx * 10 + d; x = i.next() }
+                while let c = y, let d = c.properties.numericValue, c.properties.numericType != nil { ny = ny * 10 + d; y = j.next() }
+                if nx != ny { return nx < ny }
+                continue
+            }
+            let lx = cx.properties.lowercaseMapping, ly = cy.properties.lowercaseMapping
+            if lx != ly { return lx.unicodeScalars.lexicographicallyPrecedes(ly.unicodeScalars) { $0.value < $1.value } }
+            x = i.next(); y = j.next()
+        }
+        if (x == nil) != (y == nil) { return x == nil }
+        return PropertyListKeyOrder.precedes(a, b)
     }
 }

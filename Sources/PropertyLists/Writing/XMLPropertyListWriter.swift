@@ -48,7 +48,11 @@ public struct XMLPropertyListWriter: Sendable {
         case .unsignedInteger(let u): line("<integer>\(u)</integer>")
         case .real(let r): line("<real>\(NumberFormatting.xmlReal(r))</real>")
         case .bool(let b): line(b ? "<true/>" : "<false/>")
-        case .date(let d): line("<date>\(d.iso8601)</date>")
+        case .date(let d):
+            guard let year = d.components?.year, (0...9999).contains(year) else {
+                throw PropertyListWriteError("a date outside the years 0000–9999 cannot be written in XML; use the binary format", at: path)
+            }
+            line("<date>\(d.iso8601)</date>")
         case .data(let bytes):
             line("<data>")
             // CF indents base64 lines by at most 8 tabs and fills them to 76 columns (tab = 8).

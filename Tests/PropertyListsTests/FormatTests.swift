@@ -1,0 +1,195 @@
+import Foundation
+import PropertyLists
+import Testing
+
+/// Readers and writers on hand-made inputs: format detection, OpenStep and .strings files,
+/// dates, numbers, and round trips of generated values.
+@Suite struct FormatTests {
+    @Test func formatIsDecidedByTheFirstBytes() {
+        func format(_ s: String) -> PropertyListFormat? {
+            Array(s.utf8).withUnsafeBytes { PropertyListReader.detectFormat($0) }
+        }
+        #expect(format("bplist00") == .binary)
+        #expect(format("<?xml version=\"1.0\"?><plist/>") == .xml)
+        #expect(format("  <dict/>") == .xml)
+        #expect(format("<0fbd77>") == .openStep)
+        #expect(format("{ a = b; }") == .openStep)
+        #expect(format("\"k\" = \"v\";") == .openStep)
+        #expect(format("   \n") == nil)
+    }
+
+    @Test func eightByteBplistIsAnErrorNotAString() {
+        // Foundation on Linux reads this as the string "bplist00"; we must not.
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read(Array("bplist00".utf8)) }
+    }
+
+    @Test func openStepValues() throws {
+        let text = """
+            // comment
+            { name = "Person \\"Editor\\""; /* block */ count = 3; list = (a, "b c", <0fbd 77>,);
+              nested = { empty = (); }; unicode = "caf\\U00e9"; octal = "\\101"; }
+            """
+        let value = try PropertyListReader.read(Array(text.utf8)).value
+        #expect(value["name"] == .string("Person \"Editor\""))
+        #expect(value["count"] == .string("3"))
+        #expect(value["list"] == .array([.string("a"), .string("b c"), .data([0x0F, 0xBD, 0x77])]))
+        #expect(value["nested"] == .dictionary(["empty": .array([])]))
+        #expect(value["unicode"] == .string("café"))
+        #expect(value["octal"] == .string("A"))
+    }
+
+    @Test func stringsFileInUTF16WithBOM() throws {
+        let text = "/* Localized */\n\"UTTypeDescription\" = \"Fiche personne\";\nCFBundleName = \"Éditeur\";\n"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { bytes.append(UInt8(unit & 0xFF)); bytes.append(UInt8(unit >> 8)) }
+        let document = try PropertyListReader.read(bytes)
+        #expect(document.format == .openStep)
+        #expect(document.value == .dictionary(["UTTypeDescription": .string("Fiche personne"), "CFBundleName": .string("Éditeur")]))
+    }
+
+    @Test func openStepErrorsHaveLineAndColumn() {
+        do {
+            _ = try PropertyListReader.read(Array("{\n  a = b;\n  c = d\n}".utf8))
+            Issue.record("accepted a missing semicolon")
+        } catch {
+            #expect(error.location == .text(line: 4, column: 1))
+        }
+    }
+
+    @Test func xmlErrorsHaveLineColumnAndKeyPath() {
+        let xml = "<plist><dict>\n<key>A</key><array><string>x</string>\n<integer>12z</integer></array></dict></plist>"
+        do {
+            _ = try PropertyListReader.read(Array(xml.utf8))
+            Issue.record("accepted a bad integer")
+        } catch {
+            #expect(error.location?.line == 3)
+            #expect(error.keyPath == KeyPath([.key("A"), .index(1)]))
+            #expect(error.description.contains("[A[1]]"))
+        }
+    }
+
+    @Test func binaryErrorsHaveByteOffsetAndKeyPath() throws {
+        var bytes = BinaryPropertyListWriter().write(.dictionary(["k": .array([.string("ab")])]))
+        // Corrupt the string object's marker (the last object before the offset table).
+        let tableOffset = Int(bytes[bytes.count - 1])
+        bytes[tableOffset - 3] = 0xE0
+        do {
+            _ = try PropertyListReader.read(bytes)
+            Issue.record("accepted a bad marker")
+        } catch {
+            #expect(error.location == .byteOffset(tableOffset - 3))
+            #expect(error.keyPath == KeyPath([.key("k"), .index(0)]))
+        }
+    }
+
+    @Test func datesConvertBothWays() throws {
+        let date = try #require(PropertyListDate(iso8601: "2020-01-02T03:04:05Z"))
+        #expect(date.secondsSince1970 == 1_577_934_245)
+        #expect(date.iso8601 == "2020-01-02T03:04:05Z")
+        #expect(PropertyListDate(secondsSinceReferenceDate: 0).iso8601 == "2001-01-01T00:00:00Z")
+        #expect(PropertyListDate(iso8601: "1600-02-29T00:00:00Z")?.iso8601 == "1600-02-29T00:00:00Z")
+        #expect(PropertyListDate(iso8601: "1900-02-29T00:00:00Z") == nil)
+        #expect(PropertyListDate(iso8601: "2024-01-01T00:00:60Z") == nil)
+    }
+
+    @Test func binaryIntegersUseCFWidths() {
+        func encoded(_ v: PropertyList) -> [UInt8] {
+            let bytes = BinaryPropertyListWriter().write(v)
+            return Array(bytes[8..<(bytes.count - 32 - 1)])
+        }
+        #expect(encoded(.integer(5)) == [0x10, 5])
+        #expect(encoded(.integer(300)) == [0x11, 0x01, 0x2C])
+        #expect(encoded(.integer(-1)) == [0x13] + Array(repeating: 0xFF, count: 8))
+        #expect(encoded(.unsignedInteger(UInt64.max)) == [0x14] + Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8))
+        #expect(encoded(.string("é")) == [0x61, 0x00, 0xE9])
+    }
+
+    @Test func binaryStoresEqualScalarsOnce() throws {
+        let value = PropertyList.array(Array(repeating: .string("repeated string"), count: 100))
+        let bytes = BinaryPropertyListWriter().write(value)
+        // Array header (2 bytes) + 100 one-byte refs + one string object, not 100.
+        #expect(bytes.count < 8 + 2 + 100 + 17 + 2 + 32 + 4)
+        #expect(try PropertyListReader.read(bytes).value == value)
+    }
+
+    @Test func xmlRefusesCharactersItCannotCarry() {
+        #expect(throws: PropertyListWriteError.self) { try XMLPropertyListWriter().write(.string("bell \u{7}")) }
+    }
+
+    @Test func generatedValuesRoundTripThroughBothFormats() throws {
+        var rng = SplitMix(seed: 0x5EED)
+        for _ in 0..<300 {
+            let value = Self.randomValue(&rng, depth: 0)
+            let binary = BinaryPropertyListWriter().write(value)
+            #expect(try PropertyListReader.read(binary).value == value)
+            let xml = try XMLPropertyListWriter().write(value)
+            #expect(try PropertyListReader.read(xml).value == value)
+        }
+    }
+
+    @Test func jsonExport() throws {
+        let value: PropertyList = .dictionary([
+            "b": .array([.integer(1), .real(2.5), .real(2), .bool(true)]),
+            "a": .string("x/y\"\n"),
+            "d": .date(PropertyListDate(iso8601: "2020-01-02T03:04:05Z")!),
+            "z": .data([0xFF, 0x00]),
+        ])
+        let json = String(decoding: try JSONPropertyListWriter().write(value), as: UTF8.self)
+        #expect(json == #"{"a":"x\/y\"\n","b":[1,2.5,2,true],"d":"2020-01-02T03:04:05Z","z":"\/wA="}"#)
+        let parsed = try JSONSerialization.jsonObject(with: Data(try JSONPropertyListWriter(prettyPrinted: true).write(value)))
+        #expect((parsed as? [String: Any])?["d"] as? String == "2020-01-02T03:04:05Z")
+        #expect(throws: PropertyListWriteError.self) { try JSONPropertyListWriter().write(.real(.nan)) }
+    }
+
+    @Test func keyPathEditing() throws {
+        var value: PropertyList = .dictionary(["types": .array([.dictionary(["ext": .array([.string("a")])])])])
+        try value.edit(.insert, at: KeyPath(dotted: "types.0.ext.0"), value: .string("first"))
+        try value.edit(.append, at: KeyPath(dotted: "types.0.ext"), value: .string("last"))
+        try value.edit(.replace, at: KeyPath(dotted: "types.0.rank"), value: .string("Owner"))
+        #expect(value.value(at: KeyPath(dotted: "types.0.ext")) == .array([.string("first"), .string("a"), .string("last")]))
+        #expect(throws: PropertyList.EditError.self) { try value.edit(.insert, at: KeyPath(dotted: "types.0.rank"), value: .bool(true)) }
+        try value.edit(.remove, at: KeyPath(dotted: "types.0.ext.1"))
+        #expect(value.value(at: KeyPath(dotted: "types.0.ext.1")) == .string("last"))
+        #expect(throws: PropertyList.EditError.self) { try value.edit(.remove, at: KeyPath(dotted: "nope")) }
+        #expect(KeyPath(dotted: "a\\.b.c").components == [.key("a.b"), .key("c")])
+    }
+
+    static func randomValue(_ rng: inout SplitMix, depth: Int) -> PropertyList {
+        let choice = rng.next() % (depth > 4 ? 8 : 10)
+        switch choice {
+        case 0: return .string(randomString(&rng))
+        case 1: return .integer(Int64(bitPattern: rng.next()) >> (rng.next() % 64))
+        case 2: return .unsignedInteger(UInt64(Int64.max) + 1 + rng.next() % 1000)
+        case 3:
+            let r = Double(bitPattern: rng.next())
+            return .real(r.isNaN ? 0.5 : r)
+        case 4: return .bool(rng.next() % 2 == 0)
+        case 5: return .date(PropertyListDate(secondsSinceReferenceDate: Double(Int64(rng.next() % 4_000_000_000) - 2_000_000_000)))
+        case 6: return .data((0..<(rng.next() % 100)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        case 7: return .string("")
+        case 8: return .array((0..<(rng.next() % 20)).map { _ in randomValue(&rng, depth: depth + 1) })
+        default:
+            var entries: [(String, PropertyList)] = []
+            for _ in 0..<(rng.next() % 20) { entries.append((randomString(&rng), randomValue(&rng, depth: depth + 1))) }
+            return .dictionary(.init(entries, uniquingKeysWith: { $1 }))
+        }
+    }
+
+    static func randomString(_ rng: inout SplitMix) -> String {
+        let alphabet = Array("abcXYZ019 &<>\"'\t\néü日本😀-_.")
+        return String((0..<(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+    }
+}
+
+/// A small deterministic generator, so a failing case can be reproduced.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
