@@ -1,1 +1,166 @@
-print("x")
+// Property-list benchmarks: our readers against libplist, Foundation and Python's plistlib in the
+// same run, and `plutil -lint` start-up against a C hello-world and the toolchain's plutil.
+// The machine is noisy, so every figure is printed with its ratio to a peer measured alongside.
+//
+//   swift run -c release PropertyListBenchmarks [--reps N] [--starts N]
+//
+// Needs gcc, pkg-config, libplist-dev and libxml2-dev (see docs/benchmarks.md).
+import Foundation
+import PropertyLists
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+let reps = option("--reps", 15)
+let starts = option("--starts", 300)
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let peers = root.deletingLastPathComponent().appendingPathComponent("shared/peers/plist")
+let work = root.appendingPathComponent(".build/bench-data")
+let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+@discardableResult
+func shell(_ command: String) -> (status: Int32, out: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", command]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try! p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+// Input: 5,000 type declarations, as the issue specifies.
+let xmlPath = work.appendingPathComponent("big.xml.plist")
+if !FileManager.default.fileExists(atPath: xmlPath.path) {
+    shell("python3 '\(peers.path)/gen_plist.py' -n 5000 -o '\(work.path)'")
+}
+let xmlBytes = Array(try Data(contentsOf: xmlPath))
+let binBytes = Array(try Data(contentsOf: work.appendingPathComponent("big.bin.plist")))
+let smallPath = work.appendingPathComponent("small.xml.plist").path
+
+/// Times `body` `reps` times after two warm-ups; the value it returns is released outside the timing.
+func time(_ body: () throws -> Any) rethrows -> Double {
+    var samples: [Double] = []
+    for r in -2..<reps {
+        let t0 = now()
+        let kept = try body()
+        let t1 = now()
+        withExtendedLifetime(kept) {}
+        if r >= 0 { samples.append(t1 - t0) }
+    }
+    return median(samples)
+}
+
+// `--profile xml|binary`: only parse in a loop, for `perf record`.
+if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
+    let input = arguments[i + 1] == "binary" ? binBytes : xmlBytes
+    for _ in 0..<reps { _ = try PropertyListReader.read(input) }
+    exit(0)
+}
+
+var results: [String: Double] = [:]
+results["ours-xml"] = try time { try PropertyListReader.read(xmlBytes).value }
+results["ours-bin"] = try time { try PropertyListReader.read(binBytes).value }
+let xmlData = Data(xmlBytes), binData = Data(binBytes)
+results["foundation-xml"] = try time { try PropertyListSerialization.propertyList(from: xmlData, format: nil) }
+results["foundation-bin"] = try time { try PropertyListSerialization.propertyList(from: binData, format: nil) }
+
+// Peers in C and Python, built from ../shared/peers/plist.
+@MainActor func peerLines(_ output: String) {
+    for line in output.split(separator: "\n") {
+        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let impl = obj["impl"] as? String, let m = obj["median_s"] as? Double else { continue }
+        results[impl] = m
+    }
+}
+let cc = "gcc -O2 -I'\(peers.path)'"
+if shell("\(cc) -o '\(work.path)/bench_libplist' '\(peers.path)/bench_libplist.c' $(pkg-config --cflags --libs libplist-2.0) 2>&1").status == 0 {
+    peerLines(shell("'\(work.path)/bench_libplist' '\(work.path)' \(reps)").out)
+} else { print("libplist peer not built: apt-get install libplist-dev") }
+if shell("\(cc) -o '\(work.path)/bench_libxml2' '\(peers.path)/bench_libxml2.c' $(pkg-config --cflags --libs libxml-2.0) 2>&1").status == 0 {
+    peerLines(shell("'\(work.path)/bench_libxml2' '\(work.path)' \(reps)").out)
+}
+peerLines(shell("python3 '\(peers.path)/bench_python.py' '\(work.path)' \(reps)").out)
+
+@MainActor func row(_ name: String, _ key: String, bytes: Int, against peers: [(String, String)]) {
+    guard let t = results[key] else { return }
+    var line = String(format: "%-34@ %8.2f ms %7.1f MB/s", name as NSString, t * 1000, Double(bytes) / t / 1e6)
+    for (label, peer) in peers {
+        if let p = results[peer] { line += String(format: "   %.2fx %@", p / t, label) }
+    }
+    print(line)
+}
+
+print("Parse to a full tree: 5,000 declarations, XML \(xmlBytes.count) bytes, binary \(binBytes.count) bytes; medians of \(reps)")
+print("(a ratio above 1 means we are faster than that peer)")
+row("ours XML (libxml2 SAX2)", "ours-xml", bytes: xmlBytes.count,
+    against: [("libplist", "libplist-xml"), ("Foundation", "foundation-xml"), ("plistlib", "python-plistlib-xml")])
+row("ours binary", "ours-bin", bytes: binBytes.count,
+    against: [("libplist", "libplist-bin"), ("Foundation", "foundation-bin"), ("plistlib", "python-plistlib-bin")])
+for key in ["c-libxml2-sax2", "libplist-xml", "libplist-bin", "foundation-xml", "foundation-bin", "python-plistlib-xml", "python-plistlib-bin"] {
+    row("peer \(key)", key, bytes: key.hasSuffix("bin") ? binBytes.count : xmlBytes.count, against: [])
+}
+if let floor = results["c-libxml2-sax2"], let ours = results["ours-xml"] {
+    print(String(format: "ours XML takes %.2fx the libxml2 SAX2 tokenising floor", ours / floor))
+}
+
+// Peak memory of a whole `plutil -lint` process on the big XML and binary inputs.
+let plutil = products.appendingPathComponent("plutil").path
+for (label, path, size) in [("XML", xmlPath.path, xmlBytes.count), ("binary", work.appendingPathComponent("big.bin.plist").path, binBytes.count)] {
+    let out = shell("/usr/bin/time -f %M '\(plutil)' -lint -s '\(path)' 2>&1 >/dev/null").out
+    if let kb = Int(out.split(separator: "\n").last ?? "") {
+        let budget = 4 * size + 20_000_000
+        print(String(format: "peak memory, plutil -lint %@: %.1f MB (budget 4 x input + 20 MB = %.1f MB)", label, Double(kb) / 1024 * 1.048576, Double(budget) / 1e6))
+    }
+}
+
+// Process start-up: plutil -lint on a small Info.plist against a C hello-world, alternating.
+let hello = work.appendingPathComponent("hello")
+try "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n".write(to: work.appendingPathComponent("hello.c"), atomically: true, encoding: .utf8)
+shell("gcc -O2 -o '\(hello.path)' '\(work.path)/hello.c'")
+
+func spawnWall(_ argv: [String]) -> Double {
+    var pid = pid_t()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let cArgs = argv.map { strdup($0) } + [nil]
+    let t0 = now()
+    posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let t1 = now()
+    cArgs.forEach { free($0) }
+    posix_spawn_file_actions_destroy(&actions)
+    return t1 - t0
+}
+let toolchainPlutil = FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/plutil") ? "/opt/swift/usr/bin/plutil" : nil
+var cTimes: [Double] = [], ourTimes: [Double] = [], theirTimes: [Double] = []
+for _ in 0..<starts {
+    cTimes.append(spawnWall([hello.path]))
+    ourTimes.append(spawnWall([plutil, "-lint", smallPath]))
+    if let t = toolchainPlutil { theirTimes.append(spawnWall([t, "-lint", smallPath])) }
+}
+let c = median(cTimes), ours = median(ourTimes)
+print(String(format: "start-up, median of %d: C hello %.2f ms, plutil -lint small Info.plist %.2f ms = %.2fx C (target <= 3x)", starts, c * 1000, ours * 1000, ours / c))
+if !theirTimes.isEmpty {
+    let theirs = median(theirTimes)
+    print(String(format: "toolchain plutil -lint %.2f ms: ours is %.1fx faster", theirs * 1000, theirs / ours))
+}

@@ -103,7 +103,9 @@ public struct XMLPropertyListWriter: Sendable {
             case 0x26: out.append(contentsOf: "&amp;".utf8)
             case 0x3C: out.append(contentsOf: "&lt;".utf8)
             case 0x3E: out.append(contentsOf: "&gt;".utf8)
-            case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF:
+            // A literal CR would be read back as LF (XML end-of-line handling); CF loses it, we keep it.
+            case 0x0D: out.append(contentsOf: "&#13;".utf8)
+            case 0x09, 0x0A, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF:
                 out.append(contentsOf: UTF8.encode(scalar)!)
             default:
                 throw PropertyListWriteError(
