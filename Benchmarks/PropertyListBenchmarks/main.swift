@@ -101,7 +101,8 @@ peerLines(shell("python3 '\(peers.path)/bench_python.py' '\(work.path)' \(reps)"
 
 @MainActor func row(_ name: String, _ key: String, bytes: Int, against peers: [(String, String)]) {
     guard let t = results[key] else { return }
-    var line = String(format: "%-34@ %8.2f ms %7.1f MB/s", name as NSString, t * 1000, Double(bytes) / t / 1e6)
+    var line = name.padding(toLength: 30, withPad: " ", startingAt: 0)
+    line += String(format: " %8.2f ms %7.1f MB/s", t * 1000, Double(bytes) / t / 1e6)
     for (label, peer) in peers {
         if let p = results[peer] { line += String(format: "   %.2fx %@", p / t, label) }
     }

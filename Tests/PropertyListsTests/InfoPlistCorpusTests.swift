@@ -20,17 +20,19 @@ import Testing
         }
     }
 
-    @Test func plistlibReadsTheBinaryWeWrite() throws {
+    @Test func plistlibReadsTheBinaryAndXMLWeWrite() throws {
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         var written: [URL] = []
         var ours: [String] = []
         for file in files {
             let value = try TestSupport.read(file).value
-            let out = dir.appendingPathComponent(file.lastPathComponent + ".bin")
-            try Data(BinaryPropertyListWriter().write(value)).write(to: out)
-            written.append(out)
-            ours.append(CanonicalText.of(value))
+            let binary = dir.appendingPathComponent(file.lastPathComponent + ".bin")
+            try Data(BinaryPropertyListWriter().write(value)).write(to: binary)
+            let xml = dir.appendingPathComponent(file.lastPathComponent + ".xml")
+            try Data(XMLPropertyListWriter().write(value)).write(to: xml)
+            written += [binary, xml]
+            ours += [CanonicalText.of(value), CanonicalText.of(value)]
         }
         #expect(try CanonicalText.pythonReading(written) == ours)
     }

@@ -81,6 +81,21 @@ import Testing
         #expect(printed.contains("\"LSHandlerRank\" => \"Owner\""))
     }
 
+    @Test func declaredEncodingsAreHonouredAndBadBytesReportedOnce() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let header = Array(#"<?xml version="1.0" encoding="Shift_JIS"?>"#.utf8) + [0x0A] + Array("<plist><string>".utf8)
+        let good = dir.appendingPathComponent("good.plist"), bad = dir.appendingPathComponent("bad.plist")
+        try Data(header + [0x82, 0xA0] + Array("</string></plist>".utf8)).write(to: good)
+        try Data(header + [0x8C, 0xFF, 0xFF] + Array("</string></plist>".utf8)).write(to: bad)
+        #expect(try TestSupport.read(good).value == .string("あ"))
+        let run = try TestSupport.run(TestSupport.plutil, ["-lint", bad.path])
+        #expect(run.status == 1)
+        // One line, from us, with a location: libxml2 prints nothing of its own.
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains("line 1, column") && run.stderr.contains("input conversion failed"))
+    }
+
     @Test func usageErrorsExitOne() throws {
         #expect(try TestSupport.run(TestSupport.plutil, ["-bogus", "x"]).status == 1)
         #expect(try TestSupport.run(TestSupport.plutil, []).status == 1)

@@ -41,6 +41,20 @@ enum XMLPropertyListParser {
         state.initialize(to: XMLParseState(ctxt: ctxt, options: options))
         defer { state.deinitialize(count: 1); state.deallocate() }
         ctxt.pointee.userData = UnsafeMutableRawPointer(state)
+        // Errors libxml2 raises outside the parser context (encoding and I/O errors) go to its
+        // per-thread handler, which would print them on stderr; route them to this parse instead.
+        // Only recorded, not stopped: they arrive in the middle of libxml2's own bookkeeping
+        // (switching encodings), where stopping the parser crashes it.
+        xmlSetStructuredErrorFunc(UnsafeMutableRawPointer(state)) { ctx, error in
+            guard let ctx, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let state = XMLParseState.from(ctx)
+            guard state.pointee.error == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            state.pointee.error = PropertyListError(
+                message.split(whereSeparator: { $0 == "\n" }).joined(separator: " "),
+                at: state.pointee.location(), format: .xml)
+        }
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         let status = xmlParseDocument(ctxt)
         if let error = state.pointee.error { throw error }
         if status != 0 || ctxt.pointee.wellFormed == 0 {
