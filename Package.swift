@@ -15,6 +15,7 @@ let package = Package(
     name: "DocumentInterchange",
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .executable(name: "plutil", targets: ["plutil"]),
     ],
     dependencies: [
@@ -37,6 +38,10 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ]
         ),
+        .target(
+            name: "UniformTypes",
+            dependencies: ["PropertyLists"]
+        ),
         .executableTarget(
             name: "plutil",
             dependencies: [
@@ -53,6 +58,10 @@ let package = Package(
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists"]
+        ),
+        .testTarget(
+            name: "UniformTypesTests",
+            dependencies: ["UniformTypes", "PropertyLists"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,9 +11,9 @@ struct PlutilInvocation {
         case help
         case print
         case convert(PropertyListFormat)
-        case extract(KeyPath, format: String)
-        case type(KeyPath)
-        case edit(PropertyList.EditMode, KeyPath, PropertyList?)
+        case extract(PropertyListPath, format: String)
+        case type(PropertyListPath)
+        case edit(PropertyList.EditMode, PropertyListPath, PropertyList?)
         case create(PropertyListFormat)
     }
 
@@ -58,16 +58,16 @@ struct PlutilInvocation {
             case "-convert": try setVerb(.convert(try format(try next("format after -convert"), allowing: [.xml, .binary, .json])))
             case "-create": try setVerb(.create(try format(try next("format after -create"), allowing: [.xml, .binary, .json])))
             case "-extract":
-                let path = KeyPath(dotted: try next("key path after -extract"))
+                let path = PropertyListPath(dotted: try next("key path after -extract"))
                 let fmt = try next("format after -extract key path")
                 guard ["xml1", "binary1", "json", "raw"].contains(fmt) else {
                     throw UsageError(message: "unsupported format '\(fmt)': use one of xml1, binary1, json, raw")
                 }
                 try setVerb(.extract(path, format: fmt))
-            case "-type": try setVerb(.type(KeyPath(dotted: try next("key path after -type"))))
-            case "-remove": try setVerb(.edit(.remove, KeyPath(dotted: try next("key path after -remove")), nil))
+            case "-type": try setVerb(.type(PropertyListPath(dotted: try next("key path after -type"))))
+            case "-remove": try setVerb(.edit(.remove, PropertyListPath(dotted: try next("key path after -remove")), nil))
             case "-insert", "-replace":
-                let path = KeyPath(dotted: try next("key path after \(arg)"))
+                let path = PropertyListPath(dotted: try next("key path after \(arg)"))
                 let value = try Self.typedValue(&rest)
                 try setVerb(.edit(arg == "-insert" ? .insert : .replace, path, value))
             case "-append":

@@ -62,7 +62,7 @@ struct PlutilRunner {
         }
     }
 
-    private func checkExpected(_ value: PropertyList, at path: KeyPath) throws(PlutilFailure) {
+    private func checkExpected(_ value: PropertyList, at path: PropertyListPath) throws(PlutilFailure) {
         guard let expected = invocation.expectedType else { return }
         guard value.typeName == expected else {
             throw PlutilFailure("Value at [\(path)] expected to be \(expected) but is \(value.typeName)")
@@ -110,7 +110,7 @@ struct PlutilRunner {
         }
     }
 
-    private func valueAt(_ path: KeyPath, in root: PropertyList) throws(PlutilFailure) -> PropertyList {
+    private func valueAt(_ path: PropertyListPath, in root: PropertyList) throws(PlutilFailure) -> PropertyList {
         guard let value = root.value(at: path) else {
             throw PlutilFailure("Could not extract value, error: No value at that key path or invalid key path: \(path.components.map { c -> String in if case .key(let k) = c { return k }; if case .index(let i) = c { return String(i) }; return "" }.joined(separator: "."))")
         }

@@ -63,7 +63,7 @@ import Testing
             Issue.record("accepted a bad integer")
         } catch {
             #expect(error.location?.line == 3)
-            #expect(error.keyPath == KeyPath([.key("A"), .index(1)]))
+            #expect(error.keyPath == PropertyListPath([.key("A"), .index(1)]))
             #expect(error.description.contains("[A[1]]"))
         }
     }
@@ -78,7 +78,7 @@ import Testing
             Issue.record("accepted a bad marker")
         } catch {
             #expect(error.location == .byteOffset(tableOffset - 3))
-            #expect(error.keyPath == KeyPath([.key("k"), .index(0)]))
+            #expect(error.keyPath == PropertyListPath([.key("k"), .index(0)]))
         }
     }
 
@@ -143,15 +143,15 @@ import Testing
 
     @Test func keyPathEditing() throws {
         var value: PropertyList = .dictionary(["types": .array([.dictionary(["ext": .array([.string("a")])])])])
-        try value.edit(.insert, at: KeyPath(dotted: "types.0.ext.0"), value: .string("first"))
-        try value.edit(.append, at: KeyPath(dotted: "types.0.ext"), value: .string("last"))
-        try value.edit(.replace, at: KeyPath(dotted: "types.0.rank"), value: .string("Owner"))
-        #expect(value.value(at: KeyPath(dotted: "types.0.ext")) == .array([.string("first"), .string("a"), .string("last")]))
-        #expect(throws: PropertyList.EditError.self) { try value.edit(.insert, at: KeyPath(dotted: "types.0.rank"), value: .bool(true)) }
-        try value.edit(.remove, at: KeyPath(dotted: "types.0.ext.1"))
-        #expect(value.value(at: KeyPath(dotted: "types.0.ext.1")) == .string("last"))
-        #expect(throws: PropertyList.EditError.self) { try value.edit(.remove, at: KeyPath(dotted: "nope")) }
-        #expect(KeyPath(dotted: "a\\.b.c").components == [.key("a.b"), .key("c")])
+        try value.edit(.insert, at: PropertyListPath(dotted: "types.0.ext.0"), value: .string("first"))
+        try value.edit(.append, at: PropertyListPath(dotted: "types.0.ext"), value: .string("last"))
+        try value.edit(.replace, at: PropertyListPath(dotted: "types.0.rank"), value: .string("Owner"))
+        #expect(value.value(at: PropertyListPath(dotted: "types.0.ext")) == .array([.string("first"), .string("a"), .string("last")]))
+        #expect(throws: PropertyList.EditError.self) { try value.edit(.insert, at: PropertyListPath(dotted: "types.0.rank"), value: .bool(true)) }
+        try value.edit(.remove, at: PropertyListPath(dotted: "types.0.ext.1"))
+        #expect(value.value(at: PropertyListPath(dotted: "types.0.ext.1")) == .string("last"))
+        #expect(throws: PropertyList.EditError.self) { try value.edit(.remove, at: PropertyListPath(dotted: "nope")) }
+        #expect(PropertyListPath(dotted: "a\\.b.c").components == [.key("a.b"), .key("c")])
     }
 
     // Regressions from fuzzing (docs/fuzzing.md).
@@ -179,7 +179,7 @@ import Testing
         // memory when written out.
         #expect(throws: PropertyListError.self) { try PropertyListReader.read(Self.referenceBomb(levels: 23)) }
         let shared = try PropertyListReader.read(Self.referenceBomb(levels: 12)).value
-        #expect(shared.value(at: KeyPath(Array(repeating: .index(1), count: 12))) == .string("leaf"))
+        #expect(shared.value(at: PropertyListPath(Array(repeating: .index(1), count: 12))) == .string("leaf"))
     }
 
     @Test func carriageReturnsSurviveXML() throws {

@@ -69,10 +69,10 @@ import Testing
         options.recordsLocations = true
         let document = try PropertyListReader.read(Array(try Data(contentsOf: file)), options: options)
         let lines = String(decoding: try Data(contentsOf: file), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let path = KeyPath([.key("CFBundleDocumentTypes"), .index(0), .key("LSItemContentTypes"), .index(1)])
+        let path = PropertyListPath([.key("CFBundleDocumentTypes"), .index(0), .key("LSItemContentTypes"), .index(1)])
         let location = try #require(document.location(of: path)?.line)
         #expect(lines[location - 1].contains("net.multimarkdown.text"))
-        let keyLine = try #require(document.location(of: KeyPath([.key("CFBundleIdentifier")]))?.line)
+        let keyLine = try #require(document.location(of: PropertyListPath([.key("CFBundleIdentifier")]))?.line)
         #expect(lines[keyLine - 1].contains("<key>CFBundleIdentifier</key>"))
     }
 }

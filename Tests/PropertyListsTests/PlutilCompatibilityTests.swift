@@ -74,7 +74,7 @@ import Testing
         let document = try TestSupport.read(URL(fileURLWithPath: file))
         #expect(document.format == .binary)
         #expect(document.value["Count"] == .integer(16))
-        #expect(document.value.value(at: KeyPath(dotted: "CFBundleDocumentTypes.1.CFBundleTypeRole")) == .string("Viewer"))
+        #expect(document.value.value(at: PropertyListPath(dotted: "CFBundleDocumentTypes.1.CFBundleTypeRole")) == .string("Viewer"))
         #expect(try TestSupport.run(p, ["-extract", "CFBundleDocumentTypes.0.LSHandlerRank", "raw", "-o", "-", file]).out == "Owner\n")
         #expect(try TestSupport.run(p, ["-type", "Count", "-expect", "string", file]).status == 1)
         let printed = try TestSupport.run(p, ["-p", file]).out

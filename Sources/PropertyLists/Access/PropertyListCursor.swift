@@ -13,10 +13,10 @@ public struct PropertyListCursor: Sendable {
     /// The value here.
     public let value: PropertyList
     /// Where the value is in its document.
-    public let path: KeyPath
+    public let path: PropertyListPath
 
     /// A cursor at the root of `value`.
-    public init(_ value: PropertyList, path: KeyPath = .root) {
+    public init(_ value: PropertyList, path: PropertyListPath = .root) {
         self.value = value
         self.path = path
     }
@@ -24,14 +24,14 @@ public struct PropertyListCursor: Sendable {
     /// An accessor's complaint: a value of the wrong type, or a required key that is missing.
     public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The path of the value (or of the missing key).
-        public var path: KeyPath
+        public var path: PropertyListPath
         /// What was expected and what was found.
         public var message: String
         /// `MESSAGE [PATH]`.
         public var description: String { "\(message) [\(path)]" }
     }
 
-    private func mismatch(_ expected: String, _ found: PropertyList, at path: KeyPath) -> AccessError {
+    private func mismatch(_ expected: String, _ found: PropertyList, at path: PropertyListPath) -> AccessError {
         AccessError(path: path, message: "expected \(expected), found \(found.typeNameWithArticle)")
     }
 

@@ -3,7 +3,7 @@
 /// when it equals the count).
 extension PropertyList {
     /// The value at `path`, or `nil` when some component does not resolve.
-    public func value(at path: KeyPath) -> PropertyList? {
+    public func value(at path: PropertyListPath) -> PropertyList? {
         var current = self
         for component in path.components {
             switch (component, current) {
@@ -47,7 +47,7 @@ extension PropertyList {
     ///   - newValue: the value to put there (ignored for `remove`).
     /// - Throws: ``EditError`` when the path does not lead to a container, an insert would
     ///   overwrite, or a remove finds nothing.
-    public mutating func edit(_ mode: EditMode, at path: KeyPath, value newValue: PropertyList? = nil) throws(EditError) {
+    public mutating func edit(_ mode: EditMode, at path: PropertyListPath, value newValue: PropertyList? = nil) throws(EditError) {
         if mode == .append {
             try modify(path.components[...], mode: mode, newValue: newValue)
             return
@@ -56,7 +56,7 @@ extension PropertyList {
         try modify(path.components[...], mode: mode, newValue: newValue)
     }
 
-    private mutating func modify(_ components: ArraySlice<KeyPath.Component>, mode: EditMode,
+    private mutating func modify(_ components: ArraySlice<PropertyListPath.Component>, mode: EditMode,
                                  newValue: PropertyList?) throws(EditError) {
         guard let first = components.first else {
             // Only `append` gets here: the path named the array itself.

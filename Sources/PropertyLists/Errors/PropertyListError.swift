@@ -9,12 +9,12 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
     /// Where in the input, when known.
     public var location: SourceLocation?
     /// The key path of the value being read, when known.
-    public var keyPath: KeyPath?
+    public var keyPath: PropertyListPath?
     /// The format being read.
     public var format: PropertyListFormat?
 
     /// Creates an error.
-    public init(_ message: String, at location: SourceLocation? = nil, keyPath: KeyPath? = nil,
+    public init(_ message: String, at location: SourceLocation? = nil, keyPath: PropertyListPath? = nil,
                 format: PropertyListFormat? = nil) {
         self.message = message
         self.location = location

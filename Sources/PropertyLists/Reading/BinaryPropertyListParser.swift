@@ -215,7 +215,7 @@ struct BinaryPropertyListParser {
                     let child = try reference(at: payload + (n + i) * refSize)
                     let childValue = try object(child, depth: depth + 1)
                     if entries.updateValue(childValue, forKey: key) != nil {
-                        duplicates.append(.init(keyPath: KeyPath([.key(key)]), location: .byteOffset(offset(of: keyIndex))))
+                        duplicates.append(.init(keyPath: PropertyListPath([.key(key)]), location: .byteOffset(offset(of: keyIndex))))
                     }
                     expanded = saturatingAdd(expanded, saturatingAdd(1, expandedCount[child]))
                 } catch { throw error.prefixed(by: .key(key)) }
@@ -280,9 +280,9 @@ private func saturatingAdd(_ a: Int, _ b: Int) -> Int {
 extension PropertyListError {
     /// The same error with `component` in front of its key path (errors gain their path on the way
     /// out of a recursive reader, so reading costs nothing for it when all is well).
-    func prefixed(by component: KeyPath.Component) -> PropertyListError {
+    func prefixed(by component: PropertyListPath.Component) -> PropertyListError {
         var copy = self
-        copy.keyPath = KeyPath([component] + (keyPath?.components ?? []))
+        copy.keyPath = PropertyListPath([component] + (keyPath?.components ?? []))
         return copy
     }
 }

@@ -143,7 +143,7 @@ struct OpenStepPropertyListParser {
         guard current == UInt8(ascii: ";") else { throw fail("expected ';' after the value of \"\(key)\"") }
         position += 1
         if entries.updateValue(entryValue, forKey: key) != nil {
-            duplicates.append(.init(keyPath: KeyPath([.key(key)]), location: nil))
+            duplicates.append(.init(keyPath: PropertyListPath([.key(key)]), location: nil))
         }
     }
 

@@ -8,12 +8,12 @@ public struct PropertyListDocument: Sendable {
     public var duplicateKeys: [DuplicateKey] = []
     /// Where each key path starts in the source, when ``PropertyListReadOptions/recordsLocations``
     /// was set and the format is textual: for a dictionary entry, its `<key>`.
-    public var locations: [KeyPath: SourceLocation] = [:]
+    public var locations: [PropertyListPath: SourceLocation] = [:]
 
     /// A key repeated inside one dictionary.
     public struct DuplicateKey: Sendable, Hashable {
         /// The path of the repeated entry.
-        public var keyPath: KeyPath
+        public var keyPath: PropertyListPath
         /// Where the later occurrence is.
         public var location: SourceLocation?
     }
@@ -25,10 +25,10 @@ public struct PropertyListDocument: Sendable {
     }
 
     /// The recorded location of `path`, or of its nearest recorded ancestor.
-    public func location(of path: KeyPath) -> SourceLocation? {
+    public func location(of path: PropertyListPath) -> SourceLocation? {
         var components = path.components
         while true {
-            if let found = locations[KeyPath(components)] { return found }
+            if let found = locations[PropertyListPath(components)] { return found }
             if components.isEmpty { return nil }
             components.removeLast()
         }

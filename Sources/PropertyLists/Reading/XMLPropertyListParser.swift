@@ -155,7 +155,7 @@ private struct XMLParseState {
     var root: PropertyList?
     var error: PropertyListError?
     var duplicates: [PropertyListDocument.DuplicateKey] = []
-    var locations: [KeyPath: SourceLocation] = [:]
+    var locations: [PropertyListPath: SourceLocation] = [:]
 
     init(ctxt: xmlParserCtxtPtr, options: PropertyListReadOptions) {
         self.ctxt = ctxt
@@ -181,8 +181,8 @@ private struct XMLParseState {
     }
 
     /// The key path of the value that would be added next, derived from the open frames.
-    func currentPath() -> KeyPath {
-        var path: [KeyPath.Component] = []
+    func currentPath() -> PropertyListPath {
+        var path: [PropertyListPath.Component] = []
         var arrayIndex = -1
         for (i, frame) in frames.enumerated() {
             let childEnd = i + 1 < frames.count ? frames[i + 1].valueStart : values.count
@@ -198,7 +198,7 @@ private struct XMLParseState {
             default: break
             }
         }
-        return KeyPath(path)
+        return PropertyListPath(path)
     }
 
     /// Whether the dictionary frame on top has a key waiting for its value.

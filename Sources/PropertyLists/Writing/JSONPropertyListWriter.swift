@@ -21,7 +21,7 @@ public struct JSONPropertyListWriter: Sendable {
         return out
     }
 
-    private func append(_ value: PropertyList, indent: Int, path: KeyPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
+    private func append(_ value: PropertyList, indent: Int, path: PropertyListPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
         func newline(_ level: Int) {
             guard prettyPrinted else { return }
             out.append(0x0A)

@@ -3,10 +3,10 @@ public struct PropertyListWriteError: Error, Sendable, Hashable, CustomStringCon
     /// What cannot be written.
     public var message: String
     /// The path of the offending value.
-    public var keyPath: KeyPath
+    public var keyPath: PropertyListPath
 
     /// Creates an error.
-    public init(_ message: String, at keyPath: KeyPath) {
+    public init(_ message: String, at keyPath: PropertyListPath) {
         self.message = message
         self.keyPath = keyPath
     }

@@ -35,7 +35,7 @@ public struct XMLPropertyListWriter: Sendable {
     }
 
     /// The element for `value` alone, as `plutil -extract … xml1` embeds it in a document.
-    func append(_ value: PropertyList, indent: Int, path: KeyPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
+    func append(_ value: PropertyList, indent: Int, path: PropertyListPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
         func tabs(_ n: Int) { for _ in 0..<n { out.append(0x09) } }
         func line(_ text: String) { tabs(indent); out.append(contentsOf: text.utf8); out.append(0x0A) }
         switch value {
@@ -97,7 +97,7 @@ public struct XMLPropertyListWriter: Sendable {
         sortsKeys ? keys.sorted(by: PropertyListKeyOrder.precedes) : Array(keys)
     }
 
-    static func appendEscaped(_ s: String, to out: inout [UInt8], path: KeyPath) throws(PropertyListWriteError) {
+    static func appendEscaped(_ s: String, to out: inout [UInt8], path: PropertyListPath) throws(PropertyListWriteError) {
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x26: out.append(contentsOf: "&amp;".utf8)

@@ -3,7 +3,7 @@
 ///
 /// Used in error messages and by `plutil`'s key-path verbs, whose dotted spelling
 /// (`UTExportedTypeDeclarations.3.UTTypeConformsTo`) it also parses.
-public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+public struct PropertyListPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
     /// One step of a path.
     public enum Component: Sendable, Hashable {
         /// A dictionary key.
@@ -22,13 +22,13 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     public init(arrayLiteral elements: Component...) { self.components = elements }
 
     /// The root path.
-    public static let root = KeyPath()
+    public static let root = PropertyListPath()
 
     /// This path extended by a key.
-    public func appending(_ key: String) -> KeyPath { KeyPath(components + [.key(key)]) }
+    public func appending(_ key: String) -> PropertyListPath { PropertyListPath(components + [.key(key)]) }
 
     /// This path extended by an index.
-    public func appending(_ index: Int) -> KeyPath { KeyPath(components + [.index(index)]) }
+    public func appending(_ index: Int) -> PropertyListPath { PropertyListPath(components + [.index(index)]) }
 
     /// Parses `plutil`'s dotted key path: components separated by `.`; a component made only of
     /// digits is an array index when applied to an array (see ``PropertyList/value(at:)``).
@@ -53,8 +53,8 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
         if components.isEmpty { return "(root)" }
         // Hostile input can nest hundreds of levels; show the ends of such a path.
         if components.count > 24 {
-            let head = KeyPath(Array(components.prefix(8))).description
-            let tail = KeyPath(Array(components.suffix(8))).description
+            let head = PropertyListPath(Array(components.prefix(8))).description
+            let tail = PropertyListPath(Array(components.suffix(8))).description
             return "\(head)…(\(components.count - 16) more)…\(tail.first == "[" ? "" : ".")\(tail)"
         }
         var out = ""

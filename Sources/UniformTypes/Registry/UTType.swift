@@ -1,0 +1,160 @@
+/// A uniform type: a declared type from a ``TypeRegistry``, or a dynamic type made for a tag
+/// nothing declares, with the API shape of Apple's `UTType`.
+///
+/// ```swift
+/// let png = UTType("public.png", in: registry)!
+/// png.conforms(to: UTType("public.data", in: registry)!)   // true
+/// UTType(filenameExtension: "srt", in: registry)!.identifier // "dyn.ah62d4rv4ge81g6xy"
+/// ```
+public struct UTType: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier, spelled as declared.
+    public let identifier: String
+    /// The registry the type belongs to.
+    public let registry: TypeRegistry
+    let number: TypeRegistry.TypeID?
+    let dynamic: DynamicTypeIdentifier.Specification?
+
+    /// The type named `identifier`: declared, a parent something names, or a decodable `dyn.` type.
+    /// `nil` for an invalid identifier or one the registry does not know.
+    public init?(_ identifier: String, in registry: TypeRegistry) {
+        self.registry = registry
+        if let n = registry.number(of: identifier) {
+            self.identifier = registry.identifiers[Int(n)]
+            number = n
+            dynamic = nil
+        } else if TypeIdentifierSyntax.normalized(identifier).hasPrefix(DynamicTypeIdentifier.prefix),
+                  let spec = try? DynamicTypeIdentifier.decode(identifier) {
+            self.identifier = identifier
+            number = nil
+            dynamic = spec
+        } else {
+            return nil
+        }
+    }
+
+    /// The preferred type for a tag: the best declared type conforming to `conformingTo`, else a
+    /// dynamic type. `nil` only when `conformingTo` is unknown.
+    public init?(tag: String, tagClass: TagClass, conformingTo: UTType?, in registry: TypeRegistry) {
+        if let conformingTo, conformingTo.registry !== registry { return nil }
+        if let declared = registry.types(tag: tag, tagClass: tagClass, conformingTo: conformingTo?.number).first,
+           conformingTo == nil || conformingTo!.number != nil {
+            self.init(number: declared, in: registry)
+            return
+        }
+        if let conformingTo, conformingTo.number == nil { return nil }
+        let id = DynamicTypeIdentifier.identifier(tag: tag, tagClass: tagClass.rawValue, conformingTo: conformingTo?.identifier)
+        self.init(id, in: registry)
+    }
+
+    /// The type for a filename extension, conforming to `public.data` unless told otherwise.
+    public init?(filenameExtension: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
+        let constraint = conformingTo ?? UTType("public.data", in: registry)
+        self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: constraint, in: registry)
+    }
+
+    /// The type for a MIME type, conforming to `public.data` unless told otherwise.
+    public init?(mimeType: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
+        let constraint = conformingTo ?? UTType("public.data", in: registry)
+        self.init(tag: mimeType, tagClass: .mimeType, conformingTo: constraint, in: registry)
+    }
+
+    init(number: TypeRegistry.TypeID, in registry: TypeRegistry) {
+        self.registry = registry
+        self.number = number
+        self.identifier = registry.identifiers[Int(number)]
+        self.dynamic = nil
+    }
+
+    /// Every declared type claiming `tag`, best first (`types(tag:tagClass:conformingTo:)`).
+    public static func types(tag: String, tagClass: TagClass, conformingTo: UTType?, in registry: TypeRegistry) -> [UTType] {
+        registry.types(tag: tag, tagClass: tagClass, conformingTo: conformingTo?.number).map { UTType(number: $0, in: registry) }
+    }
+
+    /// Whether a declaration (from the catalog or an app) defines this type.
+    public var isDeclared: Bool { number.map { registry.declarations[Int($0)] != nil } ?? false }
+    /// Whether this is a `dyn.` type.
+    public var isDynamic: Bool { dynamic != nil }
+    /// Whether the identifier is in Apple's `public` domain.
+    public var isPublic: Bool { TypeIdentifierSyntax.normalized(identifier).hasPrefix("public.") }
+
+    /// The declaration that defines this type, if any.
+    public var declaration: TypeDeclaration? { number.flatMap { registry.declarations[Int($0)] } }
+
+    /// Direct parents, in declared order.
+    var parentNumbers: [TypeRegistry.TypeID] {
+        if let number { return registry.parents[Int(number)] }
+        return (dynamic?.conformsTo ?? []).compactMap { registry.number(of: $0) }
+    }
+
+    /// All supertypes, without the type itself.
+    public var supertypes: Set<UTType> {
+        if let number { return Set(registry.ancestors[Int(number)].map { UTType(number: $0, in: registry) }) }
+        var result: Set<UTType> = []
+        for p in parentNumbers {
+            result.insert(UTType(number: p, in: registry))
+            for a in registry.ancestors[Int(p)] { result.insert(UTType(number: a, in: registry)) }
+        }
+        return result
+    }
+
+    /// Whether this type is `other` or one of its subtypes.
+    public func conforms(to other: UTType) -> Bool {
+        if self == other { return true }
+        guard let target = other.number else { return false }
+        if let number { return registry.conforms(number, to: target) }
+        return parentNumbers.contains { registry.conforms($0, to: target) }
+    }
+
+    /// Whether this type conforms to `other` and is not `other`.
+    public func isSubtype(of other: UTType) -> Bool { self != other && conforms(to: other) }
+    /// Whether `other` conforms to this type and is not it.
+    public func isSupertype(of other: UTType) -> Bool { other.isSubtype(of: self) }
+
+    /// The type's tags by standard class, first tag preferred.
+    public var tags: [TagClass: [String]] {
+        if let declaration { return declaration.tags }
+        var result: [TagClass: [String]] = [:]
+        for (tagClass, tag) in dynamic?.tags ?? [] {
+            if let c = TagClass(rawValue: tagClass) { result[c, default: []].append(tag) }
+        }
+        return result
+    }
+
+    /// The first filename extension.
+    public var preferredFilenameExtension: String? { tags[.filenameExtension]?.first }
+    /// The first MIME type.
+    public var preferredMIMEType: String? { tags[.mimeType]?.first }
+
+    /// The description, inherited depth-first through the parents in declared order when the type
+    /// declares none. Dynamic types have none.
+    public var localizedDescription: String? { inherited(\.description) }
+    /// `UTTypeReferenceURL`, not inherited.
+    public var referenceURL: String? { declaration?.referenceURL }
+    /// `UTTypeVersion`.
+    public var version: String? { declaration?.version }
+    /// The bundle (or catalog file) that declared the type.
+    public var declaringSource: String? { declaration?.source }
+
+    func inherited(_ property: KeyPath<TypeDeclaration, String?>) -> String? {
+        guard let number else { return nil }
+        var visited: Set<TypeRegistry.TypeID> = []
+        var stack: [TypeRegistry.TypeID] = [number]
+        while let next = stack.popLast() {
+            guard visited.insert(next).inserted else { continue }
+            if let value = registry.declarations[Int(next)]?[keyPath: property] { return value }
+            stack.append(contentsOf: registry.parents[Int(next)].reversed())
+        }
+        return nil
+    }
+
+    /// Identifiers compare ignoring ASCII case.
+    public static func == (a: UTType, b: UTType) -> Bool {
+        TypeIdentifierSyntax.normalized(a.identifier) == TypeIdentifierSyntax.normalized(b.identifier)
+    }
+
+    /// Hashes the normalised identifier.
+    public func hash(into hasher: inout Hasher) { hasher.combine(TypeIdentifierSyntax.normalized(identifier)) }
+
+    /// The identifier.
+    public var description: String { identifier }
+}
