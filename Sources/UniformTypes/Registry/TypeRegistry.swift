@@ -1,189 +1,315 @@
-/// Every known type with its conformance graph and tag indexes, built once from declarations.
+import PropertyLists
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Every known type with its conformance graph and tag indexes, answered from a compiled image
+/// (see `RegistryImageLayout`): built in memory from declarations, or mapped from a registry
+/// file without re-reading any plist.
 ///
-/// Identifiers are interned to dense integers; each type's transitive supertypes are precomputed
-/// (a sorted array, so a conformance test is a binary search in a handful of entries), and
-/// extension and MIME tags have hash indexes ordered by preference.
-///
-/// Precedence between declarations of one identifier (compared case-insensitively): system
-/// (the `UTIs/` catalog) over exported over imported; between equals, the declaration whose source
-/// (bundle identifier or catalog file) sorts first, so the answer never depends on the order apps
-/// were registered in. Every declaration that lost is listed in ``diagnostics``.
+/// Identifiers are interned to dense numbers; each type's transitive supertypes are stored sorted
+/// (a conformance test is a binary search among a handful of numbers); identifier and tag lookups
+/// are open-addressing hash tables. Precedence between declarations is documented on
+/// `RegistryCompiler`: system over exported over imported, ties to the source that sorts first.
 public final class TypeRegistry: Sendable {
     /// A dense type number.
     public typealias TypeID = Int32
+    typealias Layout = RegistryImageLayout
 
-    /// Identifiers as declared, by type number. Parents that nothing declares have numbers too.
-    public let identifiers: [String]
-    /// The winning declaration by type number; `nil` for a parent nothing declares.
-    public let declarations: [TypeDeclaration?]
-    /// Direct parents by type number, in declared order, without self-references.
-    public let parents: [[TypeID]]
-    /// Transitive supertypes by type number, sorted, without the type itself.
-    public let ancestors: [[TypeID]]
-    /// What was wrong in the declarations: cycles, self-conformance, undeclared parents, conflicts.
-    public let diagnostics: [RegistryDiagnostic]
+    private let image: RegistryImageStorage
+    private var base: UnsafeRawPointer { image.base }
+    private let sections: [(offset: Int, count: Int)]
+    /// How many types (declared, and parents nothing declares).
+    public let typeCount: Int
 
-    let numbers: [String: TypeID]
-    let tagIndex: [TagClass: [String: [TypeID]]]
-
-    /// Builds the registry from declarations in any order.
-    public init(declarations all: [TypeDeclaration]) {
-        var problems: [RegistryDiagnostic] = []
-
-        // 1. One winner per identifier.
-        var groups: [String: [TypeDeclaration]] = [:]
-        var order: [String] = []
-        for d in all {
-            let key = d.normalizedIdentifier
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(d)
-        }
-        var winners: [TypeDeclaration] = []
-        for key in order {
-            let candidates = groups[key]!.sorted { a, b in
-                a.kind != b.kind ? a.kind > b.kind : a.source != b.source ? a.source < b.source : a.keyPath.description < b.keyPath.description
-            }
-            winners.append(candidates[0])
-            for loser in candidates.dropFirst() where loser.source != candidates[0].source || loser.kind != candidates[0].kind {
-                problems.append(.overridden(identifier: loser.identifier, loser: loser.source, loserKind: loser.kind,
-                                            winner: candidates[0].source, winnerKind: candidates[0].kind))
-            }
-        }
-
-        // 2. Numbers: declared types first, then parents nothing declares.
-        var identifiers = winners.map(\.identifier)
-        var numbers: [String: TypeID] = [:]
-        for (i, d) in winners.enumerated() { numbers[d.normalizedIdentifier] = TypeID(i) }
-        var declarations: [TypeDeclaration?] = winners
-        var parents: [[TypeID]] = []
-        for d in winners {
-            var list: [TypeID] = []
-            for parent in d.conformsTo {
-                let key = TypeIdentifierSyntax.normalized(parent)
-                if key == d.normalizedIdentifier {
-                    problems.append(.selfConformance(identifier: d.identifier, source: d.source))
-                    continue
-                }
-                if numbers[key] == nil {
-                    numbers[key] = TypeID(identifiers.count)
-                    identifiers.append(parent)
-                    declarations.append(nil)
-                    problems.append(.undeclaredParent(identifier: d.identifier, parent: parent, source: d.source))
-                }
-                let id = numbers[key]!
-                if !list.contains(id) { list.append(id) }
-            }
-            parents.append(list)
-        }
-        while parents.count < identifiers.count { parents.append([]) }
-
-        // 3. Transitive closure, iteratively (no recursion depth to exhaust), visiting each node once
-        //    per root so a cycle cannot loop.
-        var ancestors: [[TypeID]] = []
-        ancestors.reserveCapacity(identifiers.count)
-        var seen = [Int32](repeating: -1, count: identifiers.count)
-        var cyclic: Set<TypeID> = []
-        for root in 0..<identifiers.count {
-            var stack = parents[root]
-            var found: [TypeID] = []
-            seen[root] = Int32(root)
-            while let next = stack.popLast() {
-                if next == TypeID(root) { cyclic.insert(TypeID(root)); continue }
-                if seen[Int(next)] == Int32(root) { continue }
-                seen[Int(next)] = Int32(root)
-                found.append(next)
-                stack.append(contentsOf: parents[Int(next)])
-            }
-            ancestors.append(found.sorted())
-        }
-        for id in cyclic.sorted() {
-            problems.append(.cycle(identifier: identifiers[Int(id)], source: declarations[Int(id)]?.source ?? ""))
-        }
-
-        // 4. Tag indexes, best candidate first.
-        var tagIndex: [TagClass: [String: [TypeID]]] = [:]
-        for (i, d) in winners.enumerated() {
-            for (tagClass, tags) in d.tags {
-                for tag in tags where !tag.isEmpty {
-                    tagIndex[tagClass, default: [:]][tagClass.normalized(tag), default: []].append(TypeID(i))
-                }
-            }
-        }
-        for (tagClass, table) in tagIndex {
-            for (tag, candidates) in table where candidates.count > 1 {
-                tagIndex[tagClass]![tag] = Self.ranked(candidates, tag: tag, tagClass: tagClass, declarations: winners)
-            }
-        }
-
-        self.identifiers = identifiers
-        self.declarations = declarations
-        self.parents = parents
-        self.ancestors = ancestors
-        self.numbers = numbers
-        self.tagIndex = tagIndex
-        self.diagnostics = problems
+    /// Compiles declarations (from the catalog and apps, in any order) into a registry.
+    public convenience init(declarations: [TypeDeclaration], fingerprint: [UInt8] = []) {
+        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations), fingerprint: fingerprint)
+        try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
-    /// Orders the types claiming one tag as macOS prefers them: public types first; then types
-    /// whose preferred (first) tag it is; then system over exported over imported; then identifier.
-    static func ranked(_ candidates: [TypeID], tag: String, tagClass: TagClass, declarations: [TypeDeclaration]) -> [TypeID] {
-        func key(_ id: TypeID) -> (Int, Int, Int, String) {
-            let d = declarations[Int(id)]
-            let position = d.tags[tagClass]?.firstIndex { tagClass.normalized($0) == tag } ?? Int.max
-            return (d.normalizedIdentifier.hasPrefix("public.") ? 0 : 1, position, -d.kind.rawValue, d.normalizedIdentifier)
-        }
-        return candidates.sorted { key($0) < key($1) }
+    /// The image bytes of a registry built from `declarations`, for writing to a registry file.
+    public static func compiledImage(declarations: [TypeDeclaration], fingerprint: [UInt8]) -> [UInt8] {
+        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations), fingerprint: fingerprint)
     }
 
-    /// The number of `identifier`, if the registry knows it (declared, or named as a parent).
+    /// Maps a registry file.
+    /// - Throws: ``RegistryFileError`` when the file is missing, truncated, from another format
+    ///   version, damaged (checksum) or inconsistent; such a file must be rebuilt, never trusted.
+    public convenience init(mapping path: String) throws(RegistryFileError) {
+        try self.init(image: RegistryImageStorage(mapping: path))
+    }
+
+    init(image: RegistryImageStorage) throws(RegistryFileError) {
+        self.image = image
+        let size = image.count
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        guard size >= Layout.headerSize else { throw .truncated(size) }
+        guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
+        guard u32(8) == Layout.formatVersion else { throw .otherVersion(UInt32(u32(8))) }
+        let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        guard total == UInt64(size) else { throw .truncated(size) }
+        let stored = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        let body = UnsafeRawBufferPointer(start: image.base + Layout.headerSize, count: size - Layout.headerSize)
+        guard Layout.checksum(body) == stored else { throw .damaged("checksum mismatch") }
+        var sections: [(offset: Int, count: Int)] = []
+        for (i, section) in Layout.Section.allCases.enumerated() {
+            let offset = u32(32 + 8 * i), count = u32(36 + 8 * i)
+            if section == .diagnostics { sections.append((offset, count)); continue }
+            guard offset >= Layout.headerSize, offset % 4 == 0, count * section.elementSize <= size - offset else {
+                throw .damaged("section \(section) lies outside the file")
+            }
+            sections.append((offset, count))
+        }
+        self.sections = sections
+        typeCount = u32(12)
+        guard typeCount == sections[Layout.Section.types.rawValue].count else { throw .damaged("type count disagrees") }
+        try validate()
+    }
+
+    // MARK: Raw reads (bounds are checked once, in `validate`).
+
+    private func section(_ s: Layout.Section) -> (offset: Int, count: Int) { sections[s.rawValue] }
+    private func word(_ s: Layout.Section, _ index: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: section(s).offset + 4 * index, as: UInt32.self))
+    }
+    private func record(_ id: TypeID, _ field: Int) -> Int {
+        Int(UInt32(littleEndian: base.loadUnaligned(
+            fromByteOffset: section(.types).offset + (Int(id) * Layout.recordWords + field) * 4, as: UInt32.self)))
+    }
+    private func pool(_ index: Int) -> Int { Int(word(.pool, index)) }
+    private func bytes(offset: Int, length: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + section(.strings).offset + offset, count: length)
+    }
+    private func string(offset: Int, length: Int) -> String? {
+        offset == Int(Layout.none) ? nil : String(decoding: bytes(offset: offset, length: length), as: UTF8.self)
+    }
+
+    /// Checks every reference in the image once, so later reads need no checks.
+    private func validate() throws(RegistryFileError) {
+        let strings = section(.strings).count, poolCount = section(.pool).count
+        func string(_ o: Int, _ l: Int) -> Bool { o == Int(Layout.none) ? l == 0 : o <= strings && l <= strings - o }
+        func range(_ start: Int, _ count: Int, _ width: Int) -> Bool { start <= poolCount && count * width <= poolCount - start }
+        for id in 0..<TypeID(typeCount) {
+            for f in stride(from: 0, to: 12, by: 2) where !string(record(id, f), record(id, f + 1)) {
+                throw .damaged("type \(id) has a string outside the string table")
+            }
+            guard range(record(id, 13), record(id, 14), 1), range(record(id, 15), record(id, 16), 1),
+                  range(record(id, 17), record(id, 18), 3), range(record(id, 19), record(id, 20), 2) else {
+                throw .damaged("type \(id) has a list outside the pool")
+            }
+            for i in 0..<record(id, 14) where pool(record(id, 13) + i) >= typeCount { throw .damaged("bad parent") }
+            var previous = -1
+            for i in 0..<record(id, 16) {
+                let a = pool(record(id, 15) + i)
+                guard a < typeCount, a > previous else { throw .damaged("supertypes of \(id) are not sorted numbers") }
+                previous = a
+            }
+            for i in 0..<record(id, 18) {
+                let t = record(id, 17) + 3 * i
+                guard pool(t) < TagClass.allCases.count, string(pool(t + 1), pool(t + 2)) else { throw .damaged("bad tag") }
+            }
+            for i in 0..<record(id, 20) where !string(pool(record(id, 19) + 2 * i), pool(record(id, 19) + 2 * i + 1)) {
+                throw .damaged("bad icon")
+            }
+        }
+        let tableCapacity = section(.identifierTable).count
+        guard tableCapacity > 0, tableCapacity & (tableCapacity - 1) == 0 else { throw .damaged("identifier table size") }
+        for i in 0..<tableCapacity where Int(word(.identifierTable, i)) > typeCount { throw .damaged("identifier table entry") }
+        for tagClass in TagClass.allCases {
+            let s = Layout.tagTable(tagClass)
+            let capacity = section(s).count
+            guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("tag table size") }
+            for i in 0..<capacity {
+                let v = Int(word(s, i))
+                if v == 0 { continue }
+                let entry = v - 1
+                guard range(entry, 4, 1), string(pool(entry), pool(entry + 1)), range(pool(entry + 2), pool(entry + 3), 1) else {
+                    throw .damaged("tag table entry")
+                }
+                for c in 0..<pool(entry + 3) where pool(pool(entry + 2) + c) >= typeCount { throw .damaged("tag candidate") }
+            }
+        }
+        let d = section(.diagnostics)
+        guard range(d.offset, d.count, 10) else { throw .damaged("diagnostics") }
+        for i in 0..<d.count {
+            for k in 0..<4 where !string(pool(d.offset + 10 * i + 1 + 2 * k), pool(d.offset + 10 * i + 2 + 2 * k)) {
+                throw .damaged("diagnostic text")
+            }
+        }
+    }
+
+    // MARK: Queries
+
+    /// The fingerprint the image was built with (what sources it reflects).
+    public var fingerprint: [UInt8] {
+        let f = section(.fingerprint)
+        return Array(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
+    }
+
+    /// The number of `identifier` (compared ignoring ASCII case), if the registry knows it.
     public func number(of identifier: String) -> TypeID? {
-        numbers[TypeIdentifierSyntax.normalized(identifier)]
+        let key = TypeIdentifierSyntax.normalized(identifier)
+        let capacity = section(.identifierTable).count
+        let mask = capacity - 1
+        var slot = Int(Layout.hash(key.utf8)) & mask
+        for _ in 0..<capacity {
+            let v = Int(word(.identifierTable, slot))
+            if v == 0 { return nil }
+            let id = TypeID(v - 1)
+            if bytes(offset: record(id, 2), length: record(id, 3)).elementsEqual(key.utf8) { return id }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// The identifier of a type, as declared.
+    public func identifier(of id: TypeID) -> String { string(offset: record(id, 0), length: record(id, 1)) ?? "" }
+
+    /// Whether a declaration defines the type (parents nothing declares have numbers too).
+    public func isDeclared(_ id: TypeID) -> Bool { record(id, 12) & 1 == 1 }
+
+    /// Direct parents, in declared order.
+    public func parents(of id: TypeID) -> [TypeID] {
+        (0..<record(id, 14)).map { TypeID(pool(record(id, 13) + $0)) }
+    }
+
+    /// All supertypes, sorted by number, without the type itself.
+    public func supertypes(of id: TypeID) -> [TypeID] {
+        (0..<record(id, 16)).map { TypeID(pool(record(id, 15) + $0)) }
     }
 
     /// Whether type `a` conforms to type `b` (reflexive and transitive).
     public func conforms(_ a: TypeID, to b: TypeID) -> Bool {
-        a == b || binarySearch(ancestors[Int(a)], b)
+        if a == b { return true }
+        var low = 0, high = record(a, 16)
+        let start = record(a, 15)
+        while low < high {
+            let mid = (low + high) / 2
+            let v = pool(start + mid)
+            if v == Int(b) { return true }
+            if v < Int(b) { low = mid + 1 } else { high = mid }
+        }
+        return false
     }
+
+    /// The declaration that won for a type, as stored (without its source key path).
+    public func declaration(of id: TypeID) -> TypeDeclaration? {
+        guard isDeclared(id) else { return nil }
+        var tags: [TagClass: [String]] = [:]
+        for i in 0..<record(id, 18) {
+            let t = record(id, 17) + 3 * i
+            tags[TagClass.allCases[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
+        }
+        let icons = (0..<record(id, 20)).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
+        return TypeDeclaration(
+            identifier: identifier(of: id), conformsTo: parents(of: id).map(identifier(of:)),
+            description: string(offset: record(id, 4), length: record(id, 5)),
+            referenceURL: string(offset: record(id, 6), length: record(id, 7)),
+            version: string(offset: record(id, 8), length: record(id, 9)), iconFiles: icons, tags: tags,
+            kind: TypeDeclaration.Kind(rawValue: record(id, 12) >> 8 & 0xFF) ?? .imported,
+            source: string(offset: record(id, 10), length: record(id, 11)) ?? "")
+    }
+
+    /// The description a type declares itself, without inheritance.
+    func ownDescription(of id: TypeID) -> String? { string(offset: record(id, 4), length: record(id, 5)) }
 
     /// The declared types claiming `tag`, best first, optionally only those conforming to `constraint`.
     public func types(tag: String, tagClass: TagClass, conformingTo constraint: TypeID? = nil) -> [TypeID] {
-        let candidates = tagIndex[tagClass]?[tagClass.normalized(tag)] ?? []
-        guard let constraint else { return candidates }
-        return candidates.filter { conforms($0, to: constraint) }
+        let key = tagClass.normalized(tag)
+        let s = Layout.tagTable(tagClass)
+        let capacity = section(s).count
+        let mask = capacity - 1
+        var slot = Int(Layout.hash(key.utf8)) & mask
+        for _ in 0..<capacity {
+            let v = Int(word(s, slot))
+            if v == 0 { return [] }
+            let entry = v - 1
+            if bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key.utf8) {
+                let candidates = (0..<pool(entry + 3)).map { TypeID(pool(pool(entry + 2) + $0)) }
+                guard let constraint else { return candidates }
+                return candidates.filter { conforms($0, to: constraint) }
+            }
+            slot = (slot + 1) & mask
+        }
+        return []
     }
 
-    /// Every type number, in order.
-    public var allNumbers: Range<TypeID> { 0..<TypeID(identifiers.count) }
-}
-
-func binarySearch(_ sorted: [TypeRegistry.TypeID], _ value: TypeRegistry.TypeID) -> Bool {
-    var low = 0, high = sorted.count
-    while low < high {
-        let mid = (low + high) / 2
-        if sorted[mid] < value { low = mid + 1 } else { high = mid }
+    /// What was wrong in the declarations: cycles, self-conformance, undeclared parents, conflicts.
+    public var diagnostics: [RegistryDiagnostic] {
+        let d = section(.diagnostics)
+        return (0..<d.count).compactMap { i in
+            let at = d.offset + 10 * i
+            let texts = (0..<4).compactMap { k in string(offset: pool(at + 1 + 2 * k), length: pool(at + 2 + 2 * k)) }
+            return RegistryDiagnostic(kind: UInt32(pool(at)), texts: texts, extra: UInt32(pool(at + 9)))
+        }
     }
-    return low < sorted.count && sorted[low] == value
+
+    /// Every type number.
+    public var allNumbers: Range<TypeID> { 0..<TypeID(typeCount) }
 }
 
-/// A problem in the set of declarations as a whole.
-public enum RegistryDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    /// A type lists itself among its parents.
-    case selfConformance(identifier: String, source: String)
-    /// A type reaches itself through its parents.
-    case cycle(identifier: String, source: String)
-    /// A parent that no declaration defines.
-    case undeclaredParent(identifier: String, parent: String, source: String)
-    /// A declaration that lost to another of the same identifier.
-    case overridden(identifier: String, loser: String, loserKind: TypeDeclaration.Kind, winner: String, winnerKind: TypeDeclaration.Kind)
+/// Why a registry file cannot be used (and must be rebuilt).
+public enum RegistryFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened or mapped.
+    case unreadable(String)
+    /// Shorter than its header says, or than any registry.
+    case truncated(Int)
+    /// Not a registry file at all.
+    case notARegistry
+    /// A registry of another format version.
+    case otherVersion(UInt32)
+    /// The checksum or an internal reference is wrong.
+    case damaged(String)
 
-    /// A sentence naming the types and sources involved.
+    /// A sentence for logs.
     public var description: String {
         switch self {
-        case .selfConformance(let id, let source): "\(id) (\(source)) conforms to itself"
-        case .cycle(let id, let source): "\(id) (\(source)) conforms to itself through a cycle of parents"
-        case .undeclaredParent(let id, let parent, let source): "\(id) (\(source)) conforms to \(parent), which nothing declares"
-        case .overridden(let id, let loser, let lk, let winner, let wk):
-            "\(id): the \(lk) declaration from \(loser) is overridden by the \(wk) declaration from \(winner)"
+        case .unreadable(let why): "registry file unreadable: \(why)"
+        case .truncated(let size): "registry file truncated (\(size) bytes)"
+        case .notARegistry: "not a registry file"
+        case .otherVersion(let v): "registry file of format version \(v), expected \(RegistryImageLayout.formatVersion)"
+        case .damaged(let why): "registry file damaged: \(why)"
         }
+    }
+}
+
+/// Memory holding an image: a private copy, or a read-only mapping of a file.
+///
+/// `@unchecked Sendable`: the memory is never written after creation and lives as long as this.
+final class RegistryImageStorage: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+    private let mapped: Bool
+
+    init(copying bytes: [UInt8]) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        base = UnsafeRawPointer(memory)
+        count = bytes.count
+        mapped = false
+    }
+
+    init(mapping path: String) throws(RegistryFileError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+        let size = Int(info.st_size)
+        guard size >= RegistryImageLayout.headerSize else { throw .truncated(size) }
+        guard let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), memory != MAP_FAILED else {
+            throw .unreadable("\(path): mmap: \(String(cString: strerror(errno)))")
+        }
+        base = UnsafeRawPointer(memory)
+        count = size
+        mapped = true
+    }
+
+    deinit {
+        if mapped { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+        else { base.deallocate() }
     }
 }

@@ -19,7 +19,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
     public init?(_ identifier: String, in registry: TypeRegistry) {
         self.registry = registry
         if let n = registry.number(of: identifier) {
-            self.identifier = registry.identifiers[Int(n)]
+            self.identifier = registry.identifier(of: n)
             number = n
             dynamic = nil
         } else if TypeIdentifierSyntax.normalized(identifier).hasPrefix(DynamicTypeIdentifier.prefix),
@@ -61,7 +61,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
     init(number: TypeRegistry.TypeID, in registry: TypeRegistry) {
         self.registry = registry
         self.number = number
-        self.identifier = registry.identifiers[Int(number)]
+        self.identifier = registry.identifier(of: number)
         self.dynamic = nil
     }
 
@@ -71,28 +71,28 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a declaration (from the catalog or an app) defines this type.
-    public var isDeclared: Bool { number.map { registry.declarations[Int($0)] != nil } ?? false }
+    public var isDeclared: Bool { number.map(registry.isDeclared) ?? false }
     /// Whether this is a `dyn.` type.
     public var isDynamic: Bool { dynamic != nil }
     /// Whether the identifier is in Apple's `public` domain.
     public var isPublic: Bool { TypeIdentifierSyntax.normalized(identifier).hasPrefix("public.") }
 
     /// The declaration that defines this type, if any.
-    public var declaration: TypeDeclaration? { number.flatMap { registry.declarations[Int($0)] } }
+    public var declaration: TypeDeclaration? { number.flatMap(registry.declaration(of:)) }
 
     /// Direct parents, in declared order.
     var parentNumbers: [TypeRegistry.TypeID] {
-        if let number { return registry.parents[Int(number)] }
+        if let number { return registry.parents(of: number) }
         return (dynamic?.conformsTo ?? []).compactMap { registry.number(of: $0) }
     }
 
     /// All supertypes, without the type itself.
     public var supertypes: Set<UTType> {
-        if let number { return Set(registry.ancestors[Int(number)].map { UTType(number: $0, in: registry) }) }
+        if let number { return Set(registry.supertypes(of: number).map { UTType(number: $0, in: registry) }) }
         var result: Set<UTType> = []
         for p in parentNumbers {
             result.insert(UTType(number: p, in: registry))
-            for a in registry.ancestors[Int(p)] { result.insert(UTType(number: a, in: registry)) }
+            for a in registry.supertypes(of: p) { result.insert(UTType(number: a, in: registry)) }
         }
         return result
     }
@@ -127,25 +127,23 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
 
     /// The description, inherited depth-first through the parents in declared order when the type
     /// declares none. Dynamic types have none.
-    public var localizedDescription: String? { inherited(\.description) }
+    public var localizedDescription: String? {
+        guard let number else { return nil }
+        var visited: Set<TypeRegistry.TypeID> = []
+        var stack: [TypeRegistry.TypeID] = [number]
+        while let next = stack.popLast() {
+            guard visited.insert(next).inserted else { continue }
+            if let value = registry.ownDescription(of: next) { return value }
+            stack.append(contentsOf: registry.parents(of: next).reversed())
+        }
+        return nil
+    }
     /// `UTTypeReferenceURL`, not inherited.
     public var referenceURL: String? { declaration?.referenceURL }
     /// `UTTypeVersion`.
     public var version: String? { declaration?.version }
     /// The bundle (or catalog file) that declared the type.
     public var declaringSource: String? { declaration?.source }
-
-    func inherited(_ property: KeyPath<TypeDeclaration, String?>) -> String? {
-        guard let number else { return nil }
-        var visited: Set<TypeRegistry.TypeID> = []
-        var stack: [TypeRegistry.TypeID] = [number]
-        while let next = stack.popLast() {
-            guard visited.insert(next).inserted else { continue }
-            if let value = registry.declarations[Int(next)]?[keyPath: property] { return value }
-            stack.append(contentsOf: registry.parents[Int(next)].reversed())
-        }
-        return nil
-    }
 
     /// Identifiers compare ignoring ASCII case.
     public static func == (a: UTType, b: UTType) -> Bool {

@@ -1,0 +1,116 @@
+/// Turns declarations into the tables a ``TypeRegistry`` answers from: one winner per identifier,
+/// dense numbers, parents, transitive supertypes and ranked tag indexes.
+///
+/// Precedence between declarations of one identifier (compared ignoring ASCII case): system
+/// (the `UTIs/` catalog) over exported over imported; between equals, the declaration whose source
+/// (bundle identifier or catalog file) sorts first, so the result never depends on the order apps
+/// were registered in. Every declaration that lost is reported.
+struct RegistryCompiler {
+    typealias TypeID = TypeRegistry.TypeID
+
+    var identifiers: [String] = []
+    var declarations: [TypeDeclaration?] = []
+    var parents: [[TypeID]] = []
+    var ancestors: [[TypeID]] = []
+    var tagIndex: [TagClass: [(tag: String, candidates: [TypeID])]] = [:]
+    var diagnostics: [RegistryDiagnostic] = []
+
+    init(declarations all: [TypeDeclaration]) {
+        // 1. One winner per identifier.
+        var groups: [String: [TypeDeclaration]] = [:]
+        var order: [String] = []
+        for d in all {
+            let key = d.normalizedIdentifier
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(d)
+        }
+        var winners: [TypeDeclaration] = []
+        for key in order {
+            let candidates = groups[key]!.sorted { a, b in
+                a.kind != b.kind ? a.kind > b.kind
+                    : a.source != b.source ? a.source < b.source : a.keyPath.description < b.keyPath.description
+            }
+            winners.append(candidates[0])
+            for loser in candidates.dropFirst() where loser.source != candidates[0].source || loser.kind != candidates[0].kind {
+                diagnostics.append(.overridden(identifier: loser.identifier, loser: loser.source, loserKind: loser.kind,
+                                               winner: candidates[0].source, winnerKind: candidates[0].kind))
+            }
+        }
+
+        // 2. Numbers: declared types first, then parents nothing declares.
+        identifiers = winners.map(\.identifier)
+        var numbers: [String: TypeID] = [:]
+        for (i, d) in winners.enumerated() { numbers[d.normalizedIdentifier] = TypeID(i) }
+        declarations = winners
+        for d in winners {
+            var list: [TypeID] = []
+            for parent in d.conformsTo {
+                let key = TypeIdentifierSyntax.normalized(parent)
+                if key == d.normalizedIdentifier {
+                    diagnostics.append(.selfConformance(identifier: d.identifier, source: d.source))
+                    continue
+                }
+                if numbers[key] == nil {
+                    numbers[key] = TypeID(identifiers.count)
+                    identifiers.append(parent)
+                    declarations.append(nil)
+                    diagnostics.append(.undeclaredParent(identifier: d.identifier, parent: parent, source: d.source))
+                }
+                let id = numbers[key]!
+                if !list.contains(id) { list.append(id) }
+            }
+            parents.append(list)
+        }
+        while parents.count < identifiers.count { parents.append([]) }
+
+        // 3. Transitive closure, iteratively, visiting each node once per root so cycles end.
+        var seen = [Int32](repeating: -1, count: identifiers.count)
+        var cyclic: [TypeID] = []
+        for root in 0..<identifiers.count {
+            var stack = parents[root]
+            var found: [TypeID] = []
+            seen[root] = Int32(root)
+            var inCycle = false
+            while let next = stack.popLast() {
+                if next == TypeID(root) { inCycle = true; continue }
+                if seen[Int(next)] == Int32(root) { continue }
+                seen[Int(next)] = Int32(root)
+                found.append(next)
+                stack.append(contentsOf: parents[Int(next)])
+            }
+            if inCycle { cyclic.append(TypeID(root)) }
+            ancestors.append(found.sorted())
+        }
+        for id in cyclic {
+            diagnostics.append(.cycle(identifier: identifiers[Int(id)], source: declarations[Int(id)]?.source ?? ""))
+        }
+
+        // 4. Tag indexes, best candidate first, in a stable order.
+        var tables: [TagClass: [String: [TypeID]]] = [:]
+        for (i, d) in winners.enumerated() {
+            for (tagClass, tags) in d.tags {
+                for tag in tags where !tag.isEmpty {
+                    let key = tagClass.normalized(tag)
+                    if tables[tagClass]?[key]?.contains(TypeID(i)) == true { continue }
+                    tables[tagClass, default: [:]][key, default: []].append(TypeID(i))
+                }
+            }
+        }
+        for (tagClass, table) in tables {
+            tagIndex[tagClass] = table.keys.sorted().map { tag in
+                (tag, Self.ranked(table[tag]!, tag: tag, tagClass: tagClass, declarations: winners))
+            }
+        }
+    }
+
+    /// Orders the types claiming one tag as macOS prefers them: public types first; then types
+    /// whose preferred (first) tag it is; then system over exported over imported; then identifier.
+    static func ranked(_ candidates: [TypeID], tag: String, tagClass: TagClass, declarations: [TypeDeclaration]) -> [TypeID] {
+        func key(_ id: TypeID) -> (Int, Int, Int, String) {
+            let d = declarations[Int(id)]
+            let position = d.tags[tagClass]?.firstIndex { tagClass.normalized($0) == tag } ?? Int.max
+            return (d.normalizedIdentifier.hasPrefix("public.") ? 0 : 1, position, -d.kind.rawValue, d.normalizedIdentifier)
+        }
+        return candidates.sorted { key($0) < key($1) }
+    }
+}

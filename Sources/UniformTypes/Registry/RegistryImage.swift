@@ -1,0 +1,226 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The compiled registry's file format: one flat, versioned, little-endian image that a query
+/// process maps and reads in place (the model is shared-mime-info's `mime.cache`).
+///
+/// ```
+/// header (128 bytes): magic "DIUTREG\1", format version, type count, total length, checksum,
+///                     then a table of sections (offset, count)
+/// strings            UTF-8 bytes, referred to as (offset, length)
+/// types              one record of 22 words per type number
+/// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries, diagnostics
+/// identifier table   open-addressing hash: normalised identifier -> type number + 1
+/// tag tables         one per tag class: normalised tag -> pool index of its entry + 1
+/// fingerprint        opaque bytes the writer was given (what the image was built from)
+/// ```
+enum RegistryImageLayout {
+    static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
+    static let formatVersion: UInt32 = 1
+    static let headerSize = 128
+    static let recordWords = 22
+    static let none: UInt32 = 0xFFFF_FFFF
+
+    enum Section: Int, CaseIterable {
+        case strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint
+
+        /// Bytes per counted element.
+        var elementSize: Int {
+            switch self {
+            case .strings, .fingerprint: 1
+            case .types: RegistryImageLayout.recordWords * 4
+            default: 4
+            }
+        }
+    }
+
+    static func tagTable(_ tagClass: TagClass) -> Section {
+        switch tagClass {
+        case .filenameExtension: .extensionTable
+        case .mimeType: .mimeTable
+        case .osType: .osTypeTable
+        case .pasteboardType: .pasteboardTable
+        }
+    }
+
+    /// FNV-1a over the key's bytes: the hash of every table.
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return h
+    }
+
+    /// A fast whole-image checksum, so a damaged file is rebuilt rather than trusted.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        while i < bytes.count {
+            h = (h ^ UInt64(bytes[i])) &* 0x94D0_49BB_1331_11EB
+            i += 1
+        }
+        return h ^ (h >> 29)
+    }
+
+    static func tableCapacity(for count: Int) -> Int {
+        var capacity = 8
+        while capacity < count * 2 { capacity <<= 1 }
+        return capacity
+    }
+}
+
+/// Serialises a compiled registry into an image.
+struct RegistryImageWriter {
+    typealias Layout = RegistryImageLayout
+    private var strings: [UInt8] = []
+    private var stringOffsets: [String: UInt32] = [:]
+    private var pool: [UInt32] = []
+
+    private mutating func ref(_ s: String?) -> (UInt32, UInt32) {
+        guard let s else { return (Layout.none, 0) }
+        if let offset = stringOffsets[s] { return (offset, UInt32(s.utf8.count)) }
+        let offset = UInt32(strings.count)
+        strings.append(contentsOf: s.utf8)
+        stringOffsets[s] = offset
+        return (offset, UInt32(s.utf8.count))
+    }
+
+    private mutating func table(_ keys: [(String, UInt32)]) -> [UInt32] {
+        var slots = [UInt32](repeating: 0, count: Layout.tableCapacity(for: keys.count))
+        let mask = UInt32(slots.count - 1)
+        for (key, value) in keys {
+            var slot = Layout.hash(key.utf8) & mask
+            while slots[Int(slot)] != 0 { slot = (slot + 1) & mask }
+            slots[Int(slot)] = value + 1
+        }
+        return slots
+    }
+
+    static func image(of compiled: RegistryCompiler, fingerprint: [UInt8]) -> [UInt8] {
+        var w = RegistryImageWriter()
+        return w.write(compiled, fingerprint: fingerprint)
+    }
+
+    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8]) -> [UInt8] {
+        var records: [UInt32] = []
+        records.reserveCapacity(c.identifiers.count * Layout.recordWords)
+        for (i, identifier) in c.identifiers.enumerated() {
+            let d = c.declarations[i]
+            var r = [UInt32](repeating: 0, count: Layout.recordWords)
+            (r[0], r[1]) = ref(identifier)
+            (r[2], r[3]) = ref(TypeIdentifierSyntax.normalized(identifier))
+            (r[4], r[5]) = ref(d?.description)
+            (r[6], r[7]) = ref(d?.referenceURL)
+            (r[8], r[9]) = ref(d?.version)
+            (r[10], r[11]) = ref(d?.source)
+            r[12] = (d == nil ? 0 : 1) | UInt32(d?.kind.rawValue ?? 0) << 8
+            r[13] = UInt32(pool.count); r[14] = UInt32(c.parents[i].count)
+            pool += c.parents[i].map { UInt32($0) }
+            r[15] = UInt32(pool.count); r[16] = UInt32(c.ancestors[i].count)
+            pool += c.ancestors[i].map { UInt32($0) }
+            var tagWords: [UInt32] = []
+            for tagClass in TagClass.allCases {
+                for tag in d?.tags[tagClass] ?? [] {
+                    let (o, l) = ref(tag)
+                    tagWords += [UInt32(TagClass.allCases.firstIndex(of: tagClass)!), o, l]
+                }
+            }
+            r[17] = UInt32(pool.count); r[18] = UInt32(tagWords.count / 3)
+            pool += tagWords
+            var iconWords: [UInt32] = []
+            for icon in d?.iconFiles ?? [] { let (o, l) = ref(icon); iconWords += [o, l] }
+            r[19] = UInt32(pool.count); r[20] = UInt32(iconWords.count / 2)
+            pool += iconWords
+            records += r
+        }
+        let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })
+        var tagTables: [RegistryImageLayout.Section: [UInt32]] = [:]
+        for tagClass in TagClass.allCases {
+            var keys: [(String, UInt32)] = []
+            for (tag, candidates) in c.tagIndex[tagClass] ?? [] {
+                let (o, l) = ref(tag)
+                keys.append((tag, UInt32(pool.count)))
+                pool += [o, l, UInt32(pool.count + 4), UInt32(candidates.count)]
+                pool += candidates.map { UInt32($0) }
+            }
+            tagTables[Layout.tagTable(tagClass)] = table(keys)
+        }
+        var diagnosticWords: [UInt32] = []
+        for diagnostic in c.diagnostics {
+            let (kind, texts, extra) = diagnostic.encoded
+            diagnosticWords.append(kind)
+            for i in 0..<4 { let (o, l) = ref(i < texts.count ? texts[i] : nil); diagnosticWords += [o, l] }
+            diagnosticWords.append(extra)
+        }
+        let diagnosticsStart = UInt32(pool.count)
+        pool += diagnosticWords
+
+        // Assemble: header, then each section 8-byte aligned.
+        var out = [UInt8](repeating: 0, count: Layout.headerSize)
+        var table: [(UInt32, UInt32)] = []
+        func align() { while out.count % 8 != 0 { out.append(0) } }
+        func words(_ ws: [UInt32]) { for w in ws { withUnsafeBytes(of: w.littleEndian) { out.append(contentsOf: $0) } } }
+        for section in RegistryImageLayout.Section.allCases {
+            align()
+            let offset = UInt32(out.count)
+            switch section {
+            case .strings: out += strings; table.append((offset, UInt32(strings.count)))
+            case .types: words(records); table.append((offset, UInt32(c.identifiers.count)))
+            case .pool: words(pool); table.append((offset, UInt32(pool.count)))
+            case .identifierTable: words(identifierTable); table.append((offset, UInt32(identifierTable.count)))
+            case .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable:
+                words(tagTables[section]!); table.append((offset, UInt32(tagTables[section]!.count)))
+            case .diagnostics: table.append((diagnosticsStart, UInt32(c.diagnostics.count)))
+            case .fingerprint: out += fingerprint; table.append((offset, UInt32(fingerprint.count)))
+            }
+        }
+        align()
+        func put<T: FixedWidthInteger>(_ v: T, at offset: Int) {
+            withUnsafeBytes(of: v.littleEndian) { for (i, b) in $0.enumerated() { out[offset + i] = b } }
+        }
+        for (i, b) in Layout.magic.enumerated() { out[i] = b }
+        put(Layout.formatVersion, at: 8)
+        put(UInt32(c.identifiers.count), at: 12)
+        put(UInt64(out.count), at: 16)
+        for (i, (offset, count)) in table.enumerated() {
+            put(offset, at: 32 + 8 * i)
+            put(count, at: 36 + 8 * i)
+        }
+        let sum = out.withUnsafeBytes { Layout.checksum(UnsafeRawBufferPointer(rebasing: $0[Layout.headerSize...])) }
+        put(sum, at: 24)
+        return out
+    }
+}
+
+extension RegistryDiagnostic {
+    /// Kind, strings and one number, for the image.
+    var encoded: (UInt32, [String], UInt32) {
+        switch self {
+        case .selfConformance(let id, let source): (0, [id, source], 0)
+        case .cycle(let id, let source): (1, [id, source], 0)
+        case .undeclaredParent(let id, let parent, let source): (2, [id, parent, source], 0)
+        case .overridden(let id, let loser, let lk, let winner, let wk):
+            (3, [id, loser, winner], UInt32(lk.rawValue) | UInt32(wk.rawValue) << 8)
+        }
+    }
+
+    init?(kind: UInt32, texts: [String], extra: UInt32) {
+        switch kind {
+        case 0: self = .selfConformance(identifier: texts[0], source: texts[1])
+        case 1: self = .cycle(identifier: texts[0], source: texts[1])
+        case 2: self = .undeclaredParent(identifier: texts[0], parent: texts[1], source: texts[2])
+        case 3:
+            guard let lk = TypeDeclaration.Kind(rawValue: Int(extra & 0xFF)),
+                  let wk = TypeDeclaration.Kind(rawValue: Int(extra >> 8 & 0xFF)) else { return nil }
+            self = .overridden(identifier: texts[0], loser: texts[1], loserKind: lk, winner: texts[2], winnerKind: wk)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import UniformTypes
+
+/// The compiled registry file: what is mapped answers as what was built, and a truncated,
+/// foreign-version or damaged file is refused (to be rebuilt), never trusted.
+@Suite struct RegistryFileTests {
+    static func declarations() -> [TypeDeclaration] {
+        var diagnostics: [DeclarationDiagnostic] = []
+        return TypeDeclaration.declarations(in: TestCatalog.plist, source: "test-catalog", asSystem: true, diagnostics: &diagnostics)
+            + [TypeDeclaration(identifier: "com.example.loop", conformsTo: ["com.example.loop", "com.example.nowhere"], kind: .exported, source: "com.example")]
+    }
+
+    static func write(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func mappedFileAnswersAsTheBuiltRegistry() throws {
+        let image = TypeRegistry.compiledImage(declarations: Self.declarations(), fingerprint: Array("v1".utf8))
+        let path = try Self.write(image)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mapped = try TypeRegistry(mapping: path)
+        let built = TypeRegistry(declarations: Self.declarations())
+        #expect(mapped.typeCount == built.typeCount)
+        #expect(mapped.fingerprint == Array("v1".utf8))
+        for id in built.allNumbers {
+            #expect(mapped.identifier(of: id) == built.identifier(of: id))
+            #expect(mapped.supertypes(of: id) == built.supertypes(of: id))
+            #expect(mapped.declaration(of: id) == built.declaration(of: id))
+        }
+        #expect(mapped.diagnostics == built.diagnostics)
+        #expect(mapped.diagnostics.contains(.undeclaredParent(identifier: "com.example.loop", parent: "com.example.nowhere", source: "com.example")))
+        #expect(mapped.types(tag: "MP4", tagClass: .filenameExtension).map(mapped.identifier(of:)) == ["public.mpeg-4", "public.mpeg-4-audio"])
+        #expect(UTType(filenameExtension: "jpg", in: mapped)?.identifier == "public.jpeg")
+    }
+
+    @Test func truncatedForeignAndDamagedFilesAreRefused() throws {
+        let image = TypeRegistry.compiledImage(declarations: Self.declarations(), fingerprint: [])
+        for cut in [0, 7, 127, image.count / 2, image.count - 1] {
+            let path = try Self.write(Array(image.prefix(cut)))
+            #expect(throws: RegistryFileError.self) { try TypeRegistry(mapping: path) }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        var otherVersion = image
+        otherVersion[8] = 99
+        var damaged = image
+        damaged[image.count / 2] ^= 0x40
+        var foreign = image
+        foreign[0] = UInt8(ascii: "X")
+        for (bytes, expected) in [(otherVersion, RegistryFileError.otherVersion(99)), (foreign, .notARegistry)] {
+            let path = try Self.write(bytes)
+            #expect(throws: expected) { try TypeRegistry(mapping: path) }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        let path = try Self.write(damaged)
+        do { _ = try TypeRegistry(mapping: path); Issue.record("a damaged file was trusted") } catch {
+            guard case .damaged = error else { Issue.record("\(error)"); return }
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        #expect(throws: RegistryFileError.self) { try TypeRegistry(mapping: "/nonexistent/registry") }
+    }
+
+    /// Corruption that keeps a valid checksum (a hostile or buggy writer) is caught by the structural
+    /// check, or leaves a registry whose every query still runs safely.
+    @Test func corruptionBehindAValidChecksumNeverCrashes() throws {
+        let image = TypeRegistry.compiledImage(declarations: Self.declarations(), fingerprint: [])
+        var generator = SystemRandomNumberGenerator()
+        var refused = 0
+        for _ in 0..<400 {
+            var bytes = image
+            for _ in 0..<3 {
+                let at = Int.random(in: RegistryImageLayout.headerSize..<bytes.count, using: &generator)
+                bytes[at] = UInt8.random(in: 0...255, using: &generator)
+            }
+            let sum = bytes.withUnsafeBytes { RegistryImageLayout.checksum(UnsafeRawBufferPointer(rebasing: $0[RegistryImageLayout.headerSize...])) }
+            withUnsafeBytes(of: sum.littleEndian) { for (i, b) in $0.enumerated() { bytes[24 + i] = b } }
+            guard let registry = try? TypeRegistry(image: RegistryImageStorage(copying: bytes)) else { refused += 1; continue }
+            for id in registry.allNumbers {
+                _ = registry.declaration(of: id)
+                _ = registry.conforms(id, to: 0)
+                _ = registry.number(of: registry.identifier(of: id))
+            }
+            _ = registry.types(tag: "jpg", tagClass: .filenameExtension)
+            _ = registry.diagnostics
+        }
+        #expect(refused > 0)
+    }
+}
