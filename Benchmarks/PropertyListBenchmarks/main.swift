@@ -55,19 +55,6 @@ let xmlBytes = Array(try Data(contentsOf: xmlPath))
 let binBytes = Array(try Data(contentsOf: work.appendingPathComponent("big.bin.plist")))
 let smallPath = work.appendingPathComponent("small.xml.plist").path
 
-/// Times `body` `reps` times after two warm-ups; the value it returns is released outside the timing.
-func time(_ body: () throws -> Any) rethrows -> Double {
-    var samples: [Double] = []
-    for r in -2..<reps {
-        let t0 = now()
-        let kept = try body()
-        let t1 = now()
-        withExtendedLifetime(kept) {}
-        if r >= 0 { samples.append(t1 - t0) }
-    }
-    return median(samples)
-}
-
 // `--profile xml|binary`: only parse in a loop, for `perf record`.
 if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
     let input = arguments[i + 1] == "binary" ? binBytes : xmlBytes
@@ -75,51 +62,86 @@ if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
     exit(0)
 }
 
-var results: [String: Double] = [:]
-results["ours-xml"] = try time { try PropertyListReader.read(xmlBytes).value }
-results["ours-bin"] = try time { try PropertyListReader.read(binBytes).value }
-let xmlData = Data(xmlBytes), binData = Data(binBytes)
-results["foundation-xml"] = try time { try PropertyListSerialization.propertyList(from: xmlData, format: nil) }
-results["foundation-bin"] = try time { try PropertyListSerialization.propertyList(from: binData, format: nil) }
-
-// Peers in C and Python, built from ../shared/peers/plist.
-@MainActor func peerLines(_ output: String) {
-    for line in output.split(separator: "\n") {
-        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let impl = obj["impl"] as? String, let m = obj["median_s"] as? Double else { continue }
-        results[impl] = m
-    }
+/// Thread CPU time: less disturbed than wall time by other load on a shared machine.
+func cpuNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
+
+/// Median wall and CPU seconds of `body` over `reps` runs after two warm-ups; the value it returns
+/// is released outside the timing, as the C peers free outside theirs.
+func time(_ body: () throws -> Any) rethrows -> (wall: Double, cpu: Double) {
+    var walls: [Double] = [], cpus: [Double] = []
+    for r in -2..<reps {
+        let c0 = cpuNow(), t0 = now()
+        let kept = try body()
+        let t1 = now(), c1 = cpuNow()
+        withExtendedLifetime(kept) {}
+        if r >= 0 { walls.append(t1 - t0); cpus.append(c1 - c0) }
+    }
+    return (median(walls), median(cpus))
+}
+
+// Build the C peers from ../shared/peers/plist.
 let cc = "gcc -O2 -I'\(peers.path)'"
-if shell("\(cc) -o '\(work.path)/bench_libplist' '\(peers.path)/bench_libplist.c' $(pkg-config --cflags --libs libplist-2.0) 2>&1").status == 0 {
-    peerLines(shell("'\(work.path)/bench_libplist' '\(work.path)' \(reps)").out)
-} else { print("libplist peer not built: apt-get install libplist-dev") }
-if shell("\(cc) -o '\(work.path)/bench_libxml2' '\(peers.path)/bench_libxml2.c' $(pkg-config --cflags --libs libxml-2.0) 2>&1").status == 0 {
-    peerLines(shell("'\(work.path)/bench_libxml2' '\(work.path)' \(reps)").out)
-}
-peerLines(shell("python3 '\(peers.path)/bench_python.py' '\(work.path)' \(reps)").out)
+let haveLibplist = shell("\(cc) -o '\(work.path)/bench_libplist' '\(peers.path)/bench_libplist.c' $(pkg-config --cflags --libs libplist-2.0) 2>&1").status == 0
+if !haveLibplist { print("libplist peer not built: apt-get install libplist-dev") }
+let haveLibxml2 = shell("\(cc) -o '\(work.path)/bench_libxml2' '\(peers.path)/bench_libxml2.c' $(pkg-config --cflags --libs libxml-2.0) 2>&1").status == 0
 
-@MainActor func row(_ name: String, _ key: String, bytes: Int, against peers: [(String, String)]) {
-    guard let t = results[key] else { return }
-    var line = name.padding(toLength: 30, withPad: " ", startingAt: 0)
-    line += String(format: " %8.2f ms %7.1f MB/s", t * 1000, Double(bytes) / t / 1e6)
-    for (label, peer) in peers {
-        if let p = results[peer] { line += String(format: "   %.2fx %@", p / t, label) }
+func peerResults(_ command: String) -> [String: (wall: Double, cpu: Double)] {
+    var results: [String: (wall: Double, cpu: Double)] = [:]
+    for line in shell(command).out.split(separator: "\n") {
+        guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let impl = obj["impl"] as? String, let wall = obj["median_s"] as? Double,
+              let cpu = obj["cpu_median_s"] as? Double else { continue }
+        results[impl] = (wall, cpu)
     }
-    print(line)
+    return results
 }
 
-print("Parse to a full tree: 5,000 declarations, XML \(xmlBytes.count) bytes, binary \(binBytes.count) bytes; medians of \(reps)")
-print("(a ratio above 1 means we are faster than that peer)")
-row("ours XML (libxml2 SAX2)", "ours-xml", bytes: xmlBytes.count,
-    against: [("libplist", "libplist-xml"), ("Foundation", "foundation-xml"), ("plistlib", "python-plistlib-xml")])
-row("ours binary", "ours-bin", bytes: binBytes.count,
-    against: [("libplist", "libplist-bin"), ("Foundation", "foundation-bin"), ("plistlib", "python-plistlib-bin")])
-for key in ["c-libxml2-sax2", "libplist-xml", "libplist-bin", "foundation-xml", "foundation-bin", "python-plistlib-xml", "python-plistlib-bin"] {
-    row("peer \(key)", key, bytes: key.hasSuffix("bin") ? binBytes.count : xmlBytes.count, against: [])
+// Rounds interleave us and the peers, so drifting load hits both; each round gives a ratio and
+// the report shows the median ratio over rounds (on thread CPU time; wall time alongside).
+let rounds = option("--rounds", 5)
+var ratios: [String: [Double]] = [:]
+var wallRatios: [String: [Double]] = [:]
+var last: [String: (wall: Double, cpu: Double)] = [:]
+let xmlData = Data(xmlBytes), binData = Data(binBytes)
+for round in 0..<rounds {
+    var r: [String: (wall: Double, cpu: Double)] = [:]
+    r["ours-xml"] = try time { try PropertyListReader.read(xmlBytes).value }
+    r["ours-bin"] = try time { try PropertyListReader.read(binBytes).value }
+    r["foundation-xml"] = try time { try PropertyListSerialization.propertyList(from: xmlData, format: nil) }
+    r["foundation-bin"] = try time { try PropertyListSerialization.propertyList(from: binData, format: nil) }
+    if haveLibplist { r.merge(peerResults("'\(work.path)/bench_libplist' '\(work.path)' \(reps)")) { $1 } }
+    if haveLibxml2 { r.merge(peerResults("'\(work.path)/bench_libxml2' '\(work.path)' \(reps)")) { $1 } }
+    if round == 0 { r.merge(peerResults("python3 '\(peers.path)/bench_python.py' '\(work.path)' \(reps)")) { $1 } }
+    for (ours, peer) in [("ours-xml", "libplist-xml"), ("ours-xml", "foundation-xml"), ("ours-bin", "libplist-bin"),
+                         ("ours-bin", "foundation-bin"), ("ours-xml", "c-libxml2-sax2"),
+                         ("ours-xml", "python-plistlib-xml"), ("ours-bin", "python-plistlib-bin")] {
+        guard let o = r[ours], let p = r[peer] ?? last[peer] else { continue }
+        ratios["\(ours)/\(peer)", default: []].append(p.cpu / o.cpu)
+        wallRatios["\(ours)/\(peer)", default: []].append(p.wall / o.wall)
+    }
+    last.merge(r) { $1 }
 }
-if let floor = results["c-libxml2-sax2"], let ours = results["ours-xml"] {
-    print(String(format: "ours XML takes %.2fx the libxml2 SAX2 tokenising floor", ours / floor))
+
+print("Parse to a full tree: 5,000 declarations, XML \(xmlBytes.count) bytes, binary \(binBytes.count) bytes")
+print("\(rounds) rounds of \(reps) repetitions; last round's medians:")
+for key in ["ours-xml", "ours-bin", "c-libxml2-sax2", "libplist-xml", "libplist-bin", "foundation-xml", "foundation-bin",
+            "python-plistlib-xml", "python-plistlib-bin"] {
+    guard let m = last[key] else { continue }
+    let bytes = key.hasSuffix("bin") ? binBytes.count : xmlBytes.count
+    print(key.padding(toLength: 22, withPad: " ", startingAt: 0)
+          + String(format: "%8.2f ms wall %8.2f ms cpu %7.1f MB/s", m.wall * 1000, m.cpu * 1000, Double(bytes) / m.cpu / 1e6))
+}
+print("Speed ratios, peer time / our time (above 1: we are faster); median over rounds [min-max], CPU time; wall median")
+for (key, target) in [("ours-xml/libplist-xml", ">= 1.5"), ("ours-xml/foundation-xml", ">= 5"), ("ours-bin/libplist-bin", ">= 1.0"),
+                      ("ours-bin/foundation-bin", ""), ("ours-xml/python-plistlib-xml", ""), ("ours-bin/python-plistlib-bin", ""),
+                      ("ours-xml/c-libxml2-sax2", "(the tokenising floor; below 1 by nature)")] {
+    guard let values = ratios[key], let walls = wallRatios[key] else { continue }
+    print(key.padding(toLength: 30, withPad: " ", startingAt: 0)
+          + String(format: "%6.2fx [%.2f-%.2f]  wall %.2fx  %@", median(values), values.min()!, values.max()!, median(walls), target))
 }
 
 // Peak memory of a whole `plutil -lint` process on the big XML and binary inputs.

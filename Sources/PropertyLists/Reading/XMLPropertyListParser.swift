@@ -358,3 +358,4 @@ private struct XMLParseState {
         return document
     }
 }
+
