@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .executable(name: "plutil", targets: ["plutil"]),
+        .executable(name: "uti", targets: ["uti"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -42,10 +43,20 @@ let package = Package(
             name: "UniformTypes",
             dependencies: ["PropertyLists"]
         ),
+        .target(
+            name: "ToolSupport",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .executableTarget(
+            name: "uti",
+            dependencies: ["UniformTypes", "PropertyLists", "ToolSupport"],
+            linkerSettings: staticExecutable
+        ),
         .executableTarget(
             name: "plutil",
             dependencies: [
                 "PropertyLists",
+                "ToolSupport",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             linkerSettings: staticExecutable
@@ -55,13 +66,18 @@ let package = Package(
             dependencies: ["PropertyLists"],
             path: "Benchmarks/PropertyListBenchmarks"
         ),
+        .target(
+            name: "TestHelpers",
+            dependencies: ["PropertyLists"],
+            path: "Tests/TestHelpers"
+        ),
         .testTarget(
             name: "PropertyListsTests",
-            dependencies: ["PropertyLists"]
+            dependencies: ["PropertyLists", "TestHelpers"]
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyLists"]
+            dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import ToolSupport
 import ExtrasBase64
 import PropertyLists
 import SystemPackage

@@ -1,3 +1,4 @@
+import ToolSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

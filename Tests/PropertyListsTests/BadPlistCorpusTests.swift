@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TestHelpers
 import Testing
 
 /// Every case of ../shared/corpus/bad-plists gets the answer its manifest asks for, run as a

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TestHelpers
 import Testing
 
 /// Readers and writers on hand-made inputs: format detection, OpenStep and .strings files,

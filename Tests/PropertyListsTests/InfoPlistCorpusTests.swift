@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TestHelpers
 import Testing
 
 /// The 31 real Info.plists: every one parses, equals Python plistlib's reading, and survives

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TestHelpers
 import Testing
 
 /// Our `plutil` against the toolchain's Foundation-based `plutil` on the real Info.plists:

@@ -1,0 +1,87 @@
+/// One `uti` command line, parsed.
+///
+/// Parsed by hand rather than with swift-argument-parser: that library loads FoundationEssentials,
+/// and a `uti conforms` process built with it took 4.3 ms against 0.8 ms for a C hello-world here,
+/// while the target is twice the C figure. Options may stand before or after the verb.
+struct UtiInvocation {
+    var verb = ""
+    var operands: [String] = []
+    var root: String?
+    var json = false
+    var quiet = false
+    var all = false
+    var explain = false
+    var conformingTo: String?
+    var lookup: Lookup?
+
+    enum Lookup { case `extension`(String), mime(String), file(String) }
+
+    struct UsageError: Error { var message: String }
+
+    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> UtiInvocation {
+        var invocation = UtiInvocation()
+        var rest = arguments
+        func value(_ option: String) throws(UsageError) -> String {
+            guard let v = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
+            return v
+        }
+        while let arg = rest.popFirst() {
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                rest.insert(String(arg[arg.index(after: eq)...]), at: rest.startIndex)
+                rest.insert(String(arg[..<eq]), at: rest.startIndex)
+                continue
+            }
+            switch arg {
+            case "--root": invocation.root = try value(arg)
+            case "--json": invocation.json = true
+            case "-q", "--quiet": invocation.quiet = true
+            case "--all": invocation.all = true
+            case "--explain": invocation.explain = true
+            case "--conforming-to": invocation.conformingTo = try value(arg)
+            case "--extension": invocation.lookup = .extension(try value(arg))
+            case "--mime": invocation.lookup = .mime(try value(arg))
+            case "--file": invocation.lookup = .file(try value(arg))
+            case "-h", "--help", "help": invocation.verb = "help"
+            case "--": invocation.operands += rest; rest = []
+            default:
+                if arg.hasPrefix("-") && arg.count > 1 { throw UsageError(message: "unknown option \(arg)") }
+                if invocation.verb.isEmpty { invocation.verb = arg } else { invocation.operands.append(arg) }
+            }
+        }
+        if invocation.verb.isEmpty { invocation.verb = "help" }
+        return invocation
+    }
+}
+
+let usage = """
+    uti: Uniform Type Identifiers on Linux, with Apple's semantics.
+
+    Usage: uti VERB [OPTIONS] [ARGUMENTS]
+
+    Queries:
+      conforms A B                 exit 0 when A conforms to B, 1 when not, 2 on error; prints true/false (-q: nothing)
+      info ID | --extension EXT | --mime TYPE
+                                   identifier, description, declared/dynamic/public, parents, supertypes, tags, source
+      for-extension EXT… [--conforming-to T] [--all]
+                                   the type for each extension, one per line (a dynamic type when none is declared)
+      for-mime TYPE… [--conforming-to T] [--all]
+      tree ID                      the supertypes of ID as a tree
+      subtypes ID                  every known type that conforms to ID
+    Registry:
+      register BUNDLE|INFO.PLIST…  register apps on the device root (a link in ROOT/Apps), then rebuild
+      unregister NAME…             remove registrations
+      rebuild                      rebuild the compiled registry and report problems in the sources
+      dump                         every type with its declaration, then the registry's diagnostics
+
+    Options (before or after the verb):
+      --root DIR     the device root (default: $DOCUMENT_INTERCHANGE_ROOT, else $XDG_DATA_HOME/document-interchange)
+      --json         JSON output with Apple's names (identifier, conformsTo, tags, preferredFilenameExtension, …)
+      -q             conforms: print nothing, answer by exit status only
+
+    Examples:
+      uti conforms public.png public.data
+      uti info --extension yaml --json
+      uti for-extension md srt --conforming-to public.text
+      uti --root Samples/Device register path/to/PersonEditor.app
+
+    """

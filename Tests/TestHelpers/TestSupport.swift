@@ -1,0 +1,86 @@
+import Foundation
+import PropertyLists
+
+/// Paths and process helpers shared by the tests.
+public enum TestSupport {
+    /// The package root, from this file's location.
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared` beside the project root.
+    public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    public static let infoPlistCorpus = shared.appendingPathComponent("corpus/infoplist")
+    public static let badCorpus = shared.appendingPathComponent("corpus/bad-plists")
+
+    /// The folder the test bundle was built into, which also holds the built executables.
+    public static let productsDirectory: URL = {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        while dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+        return dir
+    }()
+
+    public static var plutil: String { productsDirectory.appendingPathComponent("plutil").path }
+    /// The built `uti`.
+    public static var uti: String { productsDirectory.appendingPathComponent("uti").path }
+
+    /// The Foundation-based plutil that ships with the Swift toolchain: the peer we match.
+    public static let toolchainPlutil: String? = {
+        for candidate in ["/opt/swift/usr/bin/plutil", "/usr/bin/plutil"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return nil
+    }()
+
+    public static func corpusFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: infoPlistCorpus.path)) ?? []
+        return names.filter { $0.hasSuffix(".plist") }.sorted().map { infoPlistCorpus.appendingPathComponent($0) }
+    }
+
+    public struct Run {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
+        public var out: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs a program to completion and captures its output.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a large output cannot dead-lock the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plist-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    public static func read(_ url: URL) throws -> PropertyListDocument {
+        try PropertyListReader.read(Array(try Data(contentsOf: url)))
+    }
+}
+

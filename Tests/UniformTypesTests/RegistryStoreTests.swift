@@ -1,0 +1,128 @@
+import Foundation
+import PropertyLists
+import TestHelpers
+import Testing
+@testable import UniformTypes
+
+/// A device root's registry: built from the catalog and registered apps, rebuilt when a source
+/// changes, safe under concurrent rebuilds; and `uti` on top of it.
+@Suite struct RegistryStoreTests {
+    let catalog = TestSupport.packageRoot.appendingPathComponent("UTIs").path
+
+    func uti(_ root: URL, _ arguments: [String]) throws -> TestSupport.Run {
+        try TestSupport.run(TestSupport.uti, ["--root", root.path] + arguments)
+    }
+
+    func writeApp(_ dir: URL, id: String, types: [(String, [String], [String])]) throws {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let declarations = types.map { t -> PropertyList in
+            .dictionary(["UTTypeIdentifier": .string(t.0), "UTTypeConformsTo": .array(t.1.map(PropertyList.string)),
+                         "UTTypeTagSpecification": .dictionary(["public.filename-extension": .array(t.2.map(PropertyList.string))])])
+        }
+        let plist: PropertyList = .dictionary(["CFBundleIdentifier": .string(id), "UTExportedTypeDeclarations": .array(declarations)])
+        try Data(XMLPropertyListWriter().write(plist)).write(to: dir.appendingPathComponent("Info.plist"))
+    }
+
+    @Test func conformsAnswersByExitStatus() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let yes = try uti(root, ["conforms", "public.png", "public.data"])
+        #expect(yes.status == 0 && yes.out == "true\n")
+        let no = try uti(root, ["conforms", "public.zip-archive", "public.content"])
+        #expect(no.status == 1 && no.out == "false\n")
+        #expect(try uti(root, ["conforms", "-q", "public.PNG", "public.item"]).out.isEmpty)
+        let bad = try uti(root, ["conforms", "bad_type", "public.data"])
+        #expect(bad.status == 2 && bad.stderr.contains("'_' at offset 3"))
+        #expect(try uti(root, ["conforms", "com.example.unknown", "public.data"]).status == 2)
+    }
+
+    @Test func infoUsesApplesNamesInJSON() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try uti(root, ["info", "--extension", "JPG", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        #expect(object["identifier"] as? String == "public.jpeg")
+        #expect(object["preferredFilenameExtension"] as? String == "jpeg")
+        #expect(object["preferredMIMEType"] as? String == "image/jpeg")
+        #expect((object["tags"] as? [String: [String]])?["public.filename-extension"] == ["jpeg", "jpg", "jpe"])
+        #expect(object["isDeclared"] as? Bool == true && object["isPublic"] as? Bool == true)
+        #expect(Set(object["supertypes"] as? [String] ?? []) == ["public.image", "public.data", "public.item", "public.content"])
+        let lines = try uti(root, ["for-extension", "md", "jpg", "srt"]).out
+        #expect(lines == "dyn.ah62d4rv4ge8043a\npublic.jpeg\ndyn.ah62d4rv4ge81g6xy\n")
+    }
+
+    @Test func theWholeCorpusRegistersAndEveryQueryEnds() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let register = try uti(root, ["register"] + TestSupport.corpusFiles().map(\.path))
+        #expect(register.status == 0, "\(register.stderr)")
+        let device = DeviceRoot(path: root.path)
+        let registry = try RegistryStore.open(root: device, catalog: catalog)
+        #expect(RegisteredApp.all(on: device).count == 31)
+        // Conflicts resolved as documented: system over apps; between two exporters, the source
+        // that sorts first (MacDown's file name sorts before MacVim's).
+        let markdown = try #require(UTType("net.daringfireball.markdown", in: registry))
+        #expect(markdown.declaringSource == "MacDownApp__macdown__MacDown__MacDown-Info.plist")
+        #expect(UTType("public.plain-text", in: registry)?.declaringSource == "public.plist")
+        #expect(registry.diagnostics.contains(.undeclaredParent(identifier: "org.bittorrent.torrent", parent: "com.bittorrent.torrent", source: "org.m0k.transmission")))
+        // MacVim's own public.plain-text (which conforms to itself) loses to the catalog's.
+        #expect(registry.diagnostics.contains(.overridden(identifier: "public.plain-text", loser: "macvim-dev__macvim__src__MacVim__Info.plist",
+                                                           loserKind: .exported, winner: "public.plist", winnerKind: .system)))
+        // Every query on every type terminates.
+        for a in registry.allNumbers {
+            let t = UTType(registry.identifier(of: a), in: registry)!
+            _ = t.supertypes
+            _ = t.localizedDescription
+            for b in registry.allNumbers { _ = registry.conforms(a, to: b) }
+        }
+        #expect(UTType(filenameExtension: "torrent", in: registry)?.identifier == "org.bittorrent.torrent")
+    }
+
+    @Test func editingAddingAndRemovingSourcesRebuildsAutomatically() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bundle = root.appendingPathComponent("bundles/Person.app")
+        try writeApp(bundle, id: "com.example.person-editor", types: [("com.example.person", ["public.data"], ["person"])])
+        #expect(try uti(root, ["register", bundle.path]).status == 0)
+        #expect(try uti(root, ["for-extension", "person"]).out == "com.example.person\n")
+        // Edit the registered Info.plist in place: the next query sees the change.
+        try writeApp(bundle, id: "com.example.person-editor", types: [("com.example.person", ["public.data"], ["person", "contact"])])
+        #expect(try uti(root, ["for-extension", "contact"]).out == "com.example.person\n")
+        // A damaged registry file is rebuilt, not trusted.
+        let file = root.appendingPathComponent("registry.bin")
+        let bytes = try Data(contentsOf: file)
+        try bytes.prefix(bytes.count / 2).write(to: file)
+        #expect(try uti(root, ["conforms", "com.example.person", "public.item"]).status == 0)
+        #expect(try TypeRegistry(mapping: file.path).typeCount > 0)
+        // Unregistering removes the types.
+        #expect(try uti(root, ["unregister", "com.example.person-editor"]).status == 0)
+        #expect(try uti(root, ["for-extension", "person"]).out.hasPrefix("dyn."))
+    }
+
+    @Test func concurrentRebuildsLeaveAValidRegistry() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try uti(root, ["register"] + TestSupport.corpusFiles().prefix(10).map(\.path))
+        for _ in 0..<10 {
+            let processes = (0..<4).map { _ -> Process in
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: TestSupport.uti)
+                p.arguments = ["--root", root.path, "-q", "rebuild"]
+                p.standardOutput = FileHandle.nullDevice
+                p.standardError = FileHandle.nullDevice
+                try? p.run()
+                return p
+            }
+            // Readers during the rebuilds always map a complete file.
+            for _ in 0..<20 {
+                if let registry = try? TypeRegistry(mapping: root.appendingPathComponent("registry.bin").path) {
+                    #expect(registry.number(of: "public.data") != nil)
+                }
+            }
+            for p in processes { p.waitUntilExit(); #expect(p.terminationStatus == 0) }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+        #expect(try TypeRegistry(mapping: root.appendingPathComponent("registry.bin").path).typeCount > 50)
+    }
+}
