@@ -62,12 +62,11 @@ import Testing
         #expect(throws: RegistryFileError.self) { try TypeRegistry(mapping: "/nonexistent/registry") }
     }
 
-    /// Corruption that keeps a valid checksum (a hostile or buggy writer) is caught by the structural
-    /// check, or leaves a registry whose every query still runs safely.
+    /// Corruption that keeps a valid checksum (a hostile or buggy writer) can give wrong answers but
+    /// never a bad memory access: every read is bounds-checked.
     @Test func corruptionBehindAValidChecksumNeverCrashes() throws {
         let image = TypeRegistry.compiledImage(declarations: Self.declarations(), fingerprint: [])
         var generator = SystemRandomNumberGenerator()
-        var refused = 0
         for _ in 0..<400 {
             var bytes = image
             for _ in 0..<3 {
@@ -76,7 +75,7 @@ import Testing
             }
             let sum = bytes.withUnsafeBytes { RegistryImageLayout.checksum(UnsafeRawBufferPointer(rebasing: $0[RegistryImageLayout.headerSize...])) }
             withUnsafeBytes(of: sum.littleEndian) { for (i, b) in $0.enumerated() { bytes[24 + i] = b } }
-            guard let registry = try? TypeRegistry(image: RegistryImageStorage(copying: bytes)) else { refused += 1; continue }
+            guard let registry = try? TypeRegistry(image: RegistryImageStorage(copying: bytes)) else { continue }
             for id in registry.allNumbers {
                 _ = registry.declaration(of: id)
                 _ = registry.conforms(id, to: 0)
@@ -84,7 +83,7 @@ import Testing
             }
             _ = registry.types(tag: "jpg", tagClass: .filenameExtension)
             _ = registry.diagnostics
+            _ = UTType(filenameExtension: "png", in: registry)?.supertypes
         }
-        #expect(refused > 0)
     }
 }

@@ -85,9 +85,21 @@ import Testing
         try writeApp(bundle, id: "com.example.person-editor", types: [("com.example.person", ["public.data"], ["person"])])
         #expect(try uti(root, ["register", bundle.path]).status == 0)
         #expect(try uti(root, ["for-extension", "person"]).out == "com.example.person\n")
-        // Edit the registered Info.plist in place: the next query sees the change.
+        // An edited Info.plist is picked up when the app is registered again (as with lsregister).
         try writeApp(bundle, id: "com.example.person-editor", types: [("com.example.person", ["public.data"], ["person", "contact"])])
+        #expect(try uti(root, ["register", "-q", bundle.path]).status == 0)
         #expect(try uti(root, ["for-extension", "contact"]).out == "com.example.person\n")
+        // Registering another app changes Apps/: the next query rebuilds by itself.
+        let other = root.appendingPathComponent("bundles/Notes.app")
+        try writeApp(other, id: "com.example.notes", types: [("com.example.note", ["public.plain-text"], ["note"])])
+        let link = root.appendingPathComponent("Apps/com.example.notes")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: other)
+        #expect(try uti(root, ["for-extension", "note"]).out == "com.example.note\n")
+        // So does a catalog change (a device root's own UTIs/ folder replaces the built-in one).
+        let catalog = root.appendingPathComponent("UTIs")
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("UTIs/public.plist"), to: catalog.appendingPathComponent("public.plist"))
+        #expect(try uti(root, ["for-extension", "pdf"]).out.hasPrefix("dyn."))
         // A damaged registry file is rebuilt, not trusted.
         let file = root.appendingPathComponent("registry.bin")
         let bytes = try Data(contentsOf: file)

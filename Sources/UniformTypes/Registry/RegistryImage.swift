@@ -212,6 +212,7 @@ extension RegistryDiagnostic {
     }
 
     init?(kind: UInt32, texts: [String], extra: UInt32) {
+        guard texts.count >= (kind >= 2 ? 3 : 2) else { return nil }
         switch kind {
         case 0: self = .selfConformance(identifier: texts[0], source: texts[1])
         case 1: self = .cycle(identifier: texts[0], source: texts[1])

@@ -66,80 +66,47 @@ public final class TypeRegistry: Sendable {
         self.sections = sections
         typeCount = u32(12)
         guard typeCount == sections[Layout.Section.types.rawValue].count else { throw .damaged("type count disagrees") }
-        try validate()
+        for s in [Layout.Section.identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable] {
+            let capacity = sections[s.rawValue].count
+            guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("hash table \(s) has size \(capacity)") }
+        }
     }
 
-    // MARK: Raw reads (bounds are checked once, in `validate`).
+    // MARK: Raw reads
+    //
+    // Every read is bounds-checked against its section, so even a file damaged behind a valid
+    // checksum can only give wrong answers, never a bad memory access; the checksum catches
+    // accidental damage. (Validating every reference up front cost more than the query itself.)
 
     private func section(_ s: Layout.Section) -> (offset: Int, count: Int) { sections[s.rawValue] }
     private func word(_ s: Layout.Section, _ index: Int) -> UInt32 {
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: section(s).offset + 4 * index, as: UInt32.self))
+        let (offset, count) = section(s)
+        guard index >= 0, index < count else { return 0 }
+        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset + 4 * index, as: UInt32.self))
     }
     private func record(_ id: TypeID, _ field: Int) -> Int {
-        Int(UInt32(littleEndian: base.loadUnaligned(
+        guard id >= 0, Int(id) < typeCount else { return 0 }
+        return Int(UInt32(littleEndian: base.loadUnaligned(
             fromByteOffset: section(.types).offset + (Int(id) * Layout.recordWords + field) * 4, as: UInt32.self)))
     }
     private func pool(_ index: Int) -> Int { Int(word(.pool, index)) }
+    /// A type number read from the pool, or `nil` when it is out of range.
+    private func poolType(_ index: Int) -> TypeID? {
+        let v = pool(index)
+        return v < typeCount ? TypeID(v) : nil
+    }
     private func bytes(offset: Int, length: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: base + section(.strings).offset + offset, count: length)
+        let strings = section(.strings)
+        guard offset >= 0, length >= 0, offset <= strings.count, length <= strings.count - offset else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: base + strings.offset + offset, count: length)
     }
     private func string(offset: Int, length: Int) -> String? {
         offset == Int(Layout.none) ? nil : String(decoding: bytes(offset: offset, length: length), as: UTF8.self)
     }
-
-    /// Checks every reference in the image once, so later reads need no checks.
-    private func validate() throws(RegistryFileError) {
-        let strings = section(.strings).count, poolCount = section(.pool).count
-        func string(_ o: Int, _ l: Int) -> Bool { o == Int(Layout.none) ? l == 0 : o <= strings && l <= strings - o }
-        func range(_ start: Int, _ count: Int, _ width: Int) -> Bool { start <= poolCount && count * width <= poolCount - start }
-        for id in 0..<TypeID(typeCount) {
-            for f in stride(from: 0, to: 12, by: 2) where !string(record(id, f), record(id, f + 1)) {
-                throw .damaged("type \(id) has a string outside the string table")
-            }
-            guard range(record(id, 13), record(id, 14), 1), range(record(id, 15), record(id, 16), 1),
-                  range(record(id, 17), record(id, 18), 3), range(record(id, 19), record(id, 20), 2) else {
-                throw .damaged("type \(id) has a list outside the pool")
-            }
-            for i in 0..<record(id, 14) where pool(record(id, 13) + i) >= typeCount { throw .damaged("bad parent") }
-            var previous = -1
-            for i in 0..<record(id, 16) {
-                let a = pool(record(id, 15) + i)
-                guard a < typeCount, a > previous else { throw .damaged("supertypes of \(id) are not sorted numbers") }
-                previous = a
-            }
-            for i in 0..<record(id, 18) {
-                let t = record(id, 17) + 3 * i
-                guard pool(t) < TagClass.allCases.count, string(pool(t + 1), pool(t + 2)) else { throw .damaged("bad tag") }
-            }
-            for i in 0..<record(id, 20) where !string(pool(record(id, 19) + 2 * i), pool(record(id, 19) + 2 * i + 1)) {
-                throw .damaged("bad icon")
-            }
-        }
-        let tableCapacity = section(.identifierTable).count
-        guard tableCapacity > 0, tableCapacity & (tableCapacity - 1) == 0 else { throw .damaged("identifier table size") }
-        for i in 0..<tableCapacity where Int(word(.identifierTable, i)) > typeCount { throw .damaged("identifier table entry") }
-        for tagClass in TagClass.allCases {
-            let s = Layout.tagTable(tagClass)
-            let capacity = section(s).count
-            guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("tag table size") }
-            for i in 0..<capacity {
-                let v = Int(word(s, i))
-                if v == 0 { continue }
-                let entry = v - 1
-                guard range(entry, 4, 1), string(pool(entry), pool(entry + 1)), range(pool(entry + 2), pool(entry + 3), 1) else {
-                    throw .damaged("tag table entry")
-                }
-                for c in 0..<pool(entry + 3) where pool(pool(entry + 2) + c) >= typeCount { throw .damaged("tag candidate") }
-            }
-        }
-        let d = section(.diagnostics)
-        guard range(d.offset, d.count, 10) else { throw .damaged("diagnostics") }
-        for i in 0..<d.count {
-            for k in 0..<4 where !string(pool(d.offset + 10 * i + 1 + 2 * k), pool(d.offset + 10 * i + 2 + 2 * k)) {
-                throw .damaged("diagnostic text")
-            }
-        }
-    }
+    /// A count read from the image, capped by what the pool could hold.
+    private func count(_ value: Int) -> Int { min(value, section(.pool).count) }
 
     // MARK: Queries
 
@@ -158,6 +125,7 @@ public final class TypeRegistry: Sendable {
         for _ in 0..<capacity {
             let v = Int(word(.identifierTable, slot))
             if v == 0 { return nil }
+            guard v <= typeCount else { return nil }
             let id = TypeID(v - 1)
             if bytes(offset: record(id, 2), length: record(id, 3)).elementsEqual(key.utf8) { return id }
             slot = (slot + 1) & mask
@@ -173,18 +141,18 @@ public final class TypeRegistry: Sendable {
 
     /// Direct parents, in declared order.
     public func parents(of id: TypeID) -> [TypeID] {
-        (0..<record(id, 14)).map { TypeID(pool(record(id, 13) + $0)) }
+        (0..<count(record(id, 14))).compactMap { poolType(record(id, 13) + $0) }
     }
 
     /// All supertypes, sorted by number, without the type itself.
     public func supertypes(of id: TypeID) -> [TypeID] {
-        (0..<record(id, 16)).map { TypeID(pool(record(id, 15) + $0)) }
+        (0..<count(record(id, 16))).compactMap { poolType(record(id, 15) + $0) }
     }
 
     /// Whether type `a` conforms to type `b` (reflexive and transitive).
     public func conforms(_ a: TypeID, to b: TypeID) -> Bool {
         if a == b { return true }
-        var low = 0, high = record(a, 16)
+        var low = 0, high = count(record(a, 16))
         let start = record(a, 15)
         while low < high {
             let mid = (low + high) / 2
@@ -199,11 +167,12 @@ public final class TypeRegistry: Sendable {
     public func declaration(of id: TypeID) -> TypeDeclaration? {
         guard isDeclared(id) else { return nil }
         var tags: [TagClass: [String]] = [:]
-        for i in 0..<record(id, 18) {
+        for i in 0..<count(record(id, 18)) {
             let t = record(id, 17) + 3 * i
+            guard pool(t) < TagClass.allCases.count else { continue }
             tags[TagClass.allCases[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
         }
-        let icons = (0..<record(id, 20)).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
+        let icons = (0..<count(record(id, 20))).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
         return TypeDeclaration(
             identifier: identifier(of: id), conformsTo: parents(of: id).map(identifier(of:)),
             description: string(offset: record(id, 4), length: record(id, 5)),
@@ -228,7 +197,7 @@ public final class TypeRegistry: Sendable {
             if v == 0 { return [] }
             let entry = v - 1
             if bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key.utf8) {
-                let candidates = (0..<pool(entry + 3)).map { TypeID(pool(pool(entry + 2) + $0)) }
+                let candidates = (0..<count(pool(entry + 3))).compactMap { poolType(pool(entry + 2) + $0) }
                 guard let constraint else { return candidates }
                 return candidates.filter { conforms($0, to: constraint) }
             }
@@ -240,7 +209,7 @@ public final class TypeRegistry: Sendable {
     /// What was wrong in the declarations: cycles, self-conformance, undeclared parents, conflicts.
     public var diagnostics: [RegistryDiagnostic] {
         let d = section(.diagnostics)
-        return (0..<d.count).compactMap { i in
+        return (0..<count(d.count)).compactMap { i in
             let at = d.offset + 10 * i
             let texts = (0..<4).compactMap { k in string(offset: pool(at + 1 + 2 * k), length: pool(at + 2 + 2 * k)) }
             return RegistryDiagnostic(kind: UInt32(pool(at)), texts: texts, extra: UInt32(pool(at + 9)))
