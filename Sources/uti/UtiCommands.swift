@@ -50,6 +50,7 @@ struct UtiCommands {
         case "register": return try register()
         case "unregister": return try unregister()
         case "rebuild": return try rebuild()
+        case "lint": return try lint()
         case "dump": return try dump()
         default: throw Failure(message: "unknown verb '\(invocation.verb)'; see uti --help")
         }
@@ -171,6 +172,45 @@ struct UtiCommands {
             Output.line("\(result.registry.typeCount) types; \(root.registryFile)")
         }
         return 0
+    }
+
+    func lint() throws(Failure) -> Int32 {
+        guard !invocation.operands.isEmpty else { throw Failure(message: "lint takes Info.plist files") }
+        // Lint against the system catalog alone: what other registered apps declare is no excuse.
+        var diagnostics: [DeclarationDiagnostic] = []
+        var system: [TypeDeclaration] = []
+        for file in catalog.map(TypeCatalog.files(in:)) ?? [] {
+            if let plist = try? PropertyListReader.read(contentsOf: .init(file)).value {
+                system += TypeDeclaration.declarations(in: plist, source: String(file.split(separator: "/").last ?? ""), asSystem: true, diagnostics: &diagnostics)
+            }
+        }
+        let linter = InfoPlistLinter(catalog: TypeRegistry(declarations: system), definitions: invocation.definitions)
+        var failed = false
+        var json: [PropertyList] = []
+        for file in invocation.operands {
+            var options = PropertyListReadOptions()
+            options.recordsLocations = true
+            let document: PropertyListDocument
+            do { document = try PropertyListReader.read(contentsOf: .init(file), options: options) } catch {
+                failed = true
+                let finding = LintFinding(.error, error.message, at: error.keyPath ?? .root, location: error.location)
+                if invocation.json { json.append(Self.json(finding, file: file)) } else { Output.line(finding.formatted(file: file)) }
+                continue
+            }
+            for finding in linter.lint(document) {
+                if finding.severity == .error { failed = true }
+                if invocation.json { json.append(Self.json(finding, file: file)) } else { Output.line(finding.formatted(file: file)) }
+            }
+        }
+        if invocation.json { Output.line(TypeReport.encode(.array(json))) }
+        return failed ? 1 : 0
+    }
+
+    static func json(_ f: LintFinding, file: String) -> PropertyList {
+        var d: [(String, PropertyList)] = [("file", .string(file)), ("severity", .string(f.severity.rawValue)),
+                                           ("message", .string(f.message)), ("keyPath", .string(f.keyPath.description))]
+        if case .text(let line, let column)? = f.location { d += [("line", .integer(Int64(line))), ("column", .integer(Int64(column)))] }
+        return .dictionary(.init(uniqueKeysWithValues: d))
     }
 
     func dump() throws(Failure) -> Int32 {

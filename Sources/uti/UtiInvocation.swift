@@ -13,6 +13,7 @@ struct UtiInvocation {
     var explain = false
     var conformingTo: String?
     var lookup: Lookup?
+    var definitions: [String: String] = [:]
 
     enum Lookup { case `extension`(String), mime(String), file(String) }
 
@@ -38,6 +39,10 @@ struct UtiInvocation {
             case "--all": invocation.all = true
             case "--explain": invocation.explain = true
             case "--conforming-to": invocation.conformingTo = try value(arg)
+            case "--define", "-D":
+                let definition = try value(arg)
+                guard let eq = definition.firstIndex(of: "=") else { throw UsageError(message: "--define takes NAME=VALUE") }
+                invocation.definitions[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
             case "--extension": invocation.lookup = .extension(try value(arg))
             case "--mime": invocation.lookup = .mime(try value(arg))
             case "--file": invocation.lookup = .file(try value(arg))
@@ -67,6 +72,9 @@ let usage = """
       for-mime TYPE… [--conforming-to T] [--all]
       tree ID                      the supertypes of ID as a tree
       subtypes ID                  every known type that conforms to ID
+    Checking:
+      lint PLIST… [--define NAME=VALUE]…
+                                   check Info.plists: FILE:LINE:COLUMN: error|warning: message [key path]; exit 1 on errors
     Registry:
       register BUNDLE|INFO.PLIST…  register apps on the device root (a link in ROOT/Apps), then rebuild
       unregister NAME…             remove registrations
