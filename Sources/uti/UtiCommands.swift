@@ -45,6 +45,7 @@ struct UtiCommands {
         case "info": return try info()
         case "for-extension": return try forTags(.filenameExtension)
         case "for-mime": return try forTags(.mimeType)
+        case "for-file": return try forFiles()
         case "tree": return try tree()
         case "subtypes": return try subtypes()
         case "register": return try register()
@@ -75,7 +76,7 @@ struct UtiCommands {
         case .mime(let mime)?:
             guard let found = UTType(mimeType: mime, in: r) else { throw Failure(message: "no type for MIME type \(mime)") }
             t = found
-        case .file?: throw Failure(message: "--file is not supported yet")
+        case .file(let path)?: t = FileTypeDetector(registry: r).type(ofFileAt: path).type
         case nil:
             guard invocation.operands.count == 1 else { throw Failure(message: "info takes one identifier, or --extension/--mime") }
             t = try type(invocation.operands[0], in: r)
@@ -105,6 +106,24 @@ struct UtiCommands {
                 let id = UTType(tag: tag, tagClass: tagClass, conformingTo: constraint, in: r)?.identifier ?? ""
                 if invocation.json { values.append(.dictionary(["tag": .string(tag), "identifier": .string(id)])) }
                 else { Output.line(id) }
+            }
+        }
+        if invocation.json { Output.line(TypeReport.encode(.array(values))) }
+        return 0
+    }
+
+    func forFiles() throws(Failure) -> Int32 {
+        guard !invocation.operands.isEmpty else { throw Failure(message: "for-file takes paths") }
+        let detector = FileTypeDetector(registry: try registry())
+        var values: [PropertyList] = []
+        for path in invocation.operands {
+            let answer = detector.type(ofFileAt: path)
+            if invocation.json {
+                values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "reason": .string(answer.rule.description)]))
+            } else if invocation.explain {
+                Output.line("\(path): \(answer.type.identifier) (\(answer.rule))")
+            } else {
+                Output.line(answer.type.identifier)
             }
         }
         if invocation.json { Output.line(TypeReport.encode(.array(values))) }

@@ -65,11 +65,12 @@ let usage = """
 
     Queries:
       conforms A B                 exit 0 when A conforms to B, 1 when not, 2 on error; prints true/false (-q: nothing)
-      info ID | --extension EXT | --mime TYPE
+      info ID | --extension EXT | --mime TYPE | --file PATH
                                    identifier, description, declared/dynamic/public, parents, supertypes, tags, source
       for-extension EXT… [--conforming-to T] [--all]
                                    the type for each extension, one per line (a dynamic type when none is declared)
       for-mime TYPE… [--conforming-to T] [--all]
+      for-file PATH… [--explain]   the type of each file: by extension, else by content (signatures, UTF-8 text)
       tree ID                      the supertypes of ID as a tree
       subtypes ID                  every known type that conforms to ID
     Checking:
