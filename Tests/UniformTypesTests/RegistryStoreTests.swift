@@ -138,3 +138,30 @@ import Testing
         #expect(try TypeRegistry(mapping: root.appendingPathComponent("registry.bin").path).typeCount > 50)
     }
 }
+
+/// Descriptions translated by a bundle's InfoPlist.strings, chosen by the user's language.
+@Suite struct LocalizationTests {
+    @Test func descriptionsFollowTheLanguage() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples/Apps"), to: root.appendingPathComponent("Apps"))
+        let registry = try RegistryStore.open(root: DeviceRoot(path: root.path), catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
+        let person = try #require(UTType("com.example.person", in: registry))
+        #expect(person.localizedDescription(languages: []) == "Person")
+        #expect(person.localizedDescription(languages: ["fr_FR", "fr"]) == "Fiche personne")
+        #expect(person.localizedDescription(languages: ["de"]) == "Person")
+        #expect(person.declaration?.localizedDescriptions == ["fr": "Fiche personne"])
+        // Through the tool, with LANG as a user sets it.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestSupport.uti)
+        process.arguments = ["--root", root.path, "info", "com.example.person", "--json"]
+        process.environment = ["LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(object?["localizedDescription"] as? String == "Fiche personne")
+    }
+}

@@ -44,6 +44,9 @@ public struct TypeDeclaration: Sendable, Hashable {
     public var source: String
     /// Where in its plist the declaration is (`UTExportedTypeDeclarations[3]`).
     public var keyPath: PropertyListPath
+    /// Translations of ``description`` by language (`fr`, `pt_BR`), from the bundle's
+    /// `LANG.lproj/InfoPlist.strings`, whose keys are the descriptions themselves.
+    public var localizedDescriptions: [String: String] = [:]
 
     /// Creates a declaration.
     public init(identifier: String, conformsTo: [String] = [], description: String? = nil,

@@ -24,14 +24,21 @@ public struct RegisteredApp: Sendable, Hashable {
         }
     }
 
-    /// The bundle's `InfoPlist.strings` for `language` (`en.lproj`, or `Base.lproj`), if any.
-    public func localizedStringsPath(language: String) -> String? {
-        let bundle = infoPlistPath.hasSuffix("/Contents/Info.plist") ? path + "/Contents/Resources" : path
-        for folder in ["\(language).lproj", "Base.lproj"] {
-            let candidate = "\(bundle)/\(folder)/InfoPlist.strings"
-            if FileSystem.isRegularFile(candidate) { return candidate }
+    /// The bundle's `LANG.lproj/InfoPlist.strings` tables by language (`Base` is not a language and
+    /// is skipped); unreadable files are skipped too.
+    public func localizedStrings() -> [String: [String: String]] {
+        guard infoPlistPath != path else { return [:] }
+        let resources = infoPlistPath.hasSuffix("/Contents/Info.plist") ? path + "/Contents/Resources" : path
+        var tables: [String: [String: String]] = [:]
+        for folder in FileSystem.entries(of: resources) where folder.hasSuffix(".lproj") && folder != "Base.lproj" {
+            let language = String(folder.dropLast(".lproj".count))
+            guard let value = try? PropertyListReader.read(contentsOf: .init("\(resources)/\(folder)/InfoPlist.strings")).value,
+                  case .dictionary(let entries) = value else { continue }
+            tables[language] = entries.reduce(into: [:]) { table, entry in
+                if let text = entry.value.stringValue { table[entry.key] = text }
+            }
         }
-        return nil
+        return tables
     }
 
     /// The apps registered on `root`, sorted by name (the order never matters to the registry).

@@ -109,7 +109,14 @@ public enum RegistryStore {
             let plist = try? PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value
             let bundleID = plist?["CFBundleIdentifier"]?.stringValue
             let name = bundleID.flatMap { $0.contains("$") ? nil : $0 } ?? app.name
-            declarations += read(app.infoPlistPath, source: name, asSystem: false, into: &result)
+            let translations = app.localizedStrings()
+            declarations += read(app.infoPlistPath, source: name, asSystem: false, into: &result).map { declaration in
+                var d = declaration
+                if let description = d.description {
+                    for (language, strings) in translations { if let text = strings[description] { d.localizedDescriptions[language] = text } }
+                }
+                return d
+            }
         }
         let image = TypeRegistry.compiledImage(declarations: declarations, fingerprint: fingerprint)
         try FileSystem.makeDirectories(root.path)

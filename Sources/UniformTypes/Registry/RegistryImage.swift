@@ -11,7 +11,7 @@ import Musl
 /// header (128 bytes): magic "DIUTREG\1", format version, type count, total length, checksum,
 ///                     then a table of sections (offset, count)
 /// strings            UTF-8 bytes, referred to as (offset, length)
-/// types              one record of 22 words per type number
+/// types              one record of 24 words per type number
 /// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries, diagnostics
 /// identifier table   open-addressing hash: normalised identifier -> type number + 1
 /// tag tables         one per tag class: normalised tag -> pool index of its entry + 1
@@ -21,7 +21,7 @@ enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
     static let formatVersion: UInt32 = 1
     static let headerSize = 128
-    static let recordWords = 22
+    static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum Section: Int, CaseIterable {
@@ -138,6 +138,13 @@ struct RegistryImageWriter {
             for icon in d?.iconFiles ?? [] { let (o, l) = ref(icon); iconWords += [o, l] }
             r[19] = UInt32(pool.count); r[20] = UInt32(iconWords.count / 2)
             pool += iconWords
+            var localizedWords: [UInt32] = []
+            for (language, text) in (d?.localizedDescriptions ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let (lo, ll) = ref(language), (to, tl) = ref(text)
+                localizedWords += [lo, ll, to, tl]
+            }
+            r[21] = UInt32(pool.count); r[22] = UInt32(localizedWords.count / 4)
+            pool += localizedWords
             records += r
         }
         let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })

@@ -173,17 +173,40 @@ public final class TypeRegistry: Sendable {
             tags[TagClass.allCases[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
         }
         let icons = (0..<count(record(id, 20))).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
-        return TypeDeclaration(
+        var localized: [String: String] = [:]
+        for i in 0..<count(record(id, 22)) {
+            let at = record(id, 21) + 4 * i
+            if let language = string(offset: pool(at), length: pool(at + 1)), let text = string(offset: pool(at + 2), length: pool(at + 3)) {
+                localized[language] = text
+            }
+        }
+        var declaration = TypeDeclaration(
             identifier: identifier(of: id), conformsTo: parents(of: id).map(identifier(of:)),
             description: string(offset: record(id, 4), length: record(id, 5)),
             referenceURL: string(offset: record(id, 6), length: record(id, 7)),
             version: string(offset: record(id, 8), length: record(id, 9)), iconFiles: icons, tags: tags,
             kind: TypeDeclaration.Kind(rawValue: record(id, 12) >> 8 & 0xFF) ?? .imported,
             source: string(offset: record(id, 10), length: record(id, 11)) ?? "")
+        declaration.localizedDescriptions = localized
+        return declaration
     }
 
-    /// The description a type declares itself, without inheritance.
-    func ownDescription(of id: TypeID) -> String? { string(offset: record(id, 4), length: record(id, 5)) }
+    /// The description a type declares itself, without inheritance, in the first of `languages`
+    /// it has a translation for, else as declared.
+    func ownDescription(of id: TypeID, languages: [String] = []) -> String? {
+        let base = string(offset: record(id, 4), length: record(id, 5))
+        guard base != nil, !languages.isEmpty else { return base }
+        let start = record(id, 21)
+        var translations: [String: String] = [:]
+        for i in 0..<count(record(id, 22)) {
+            let at = start + 4 * i
+            if let language = string(offset: pool(at), length: pool(at + 1)), let text = string(offset: pool(at + 2), length: pool(at + 3)) {
+                translations[language] = text
+            }
+        }
+        for language in languages { if let text = translations[language] { return text } }
+        return base
+    }
 
     /// The declared types claiming `tag`, best first, optionally only those conforming to `constraint`.
     public func types(tag: String, tagClass: TagClass, conformingTo constraint: TypeID? = nil) -> [TypeID] {

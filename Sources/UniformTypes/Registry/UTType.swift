@@ -127,17 +127,37 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
 
     /// The description, inherited depth-first through the parents in declared order when the type
     /// declares none. Dynamic types have none.
-    public var localizedDescription: String? {
+    public var localizedDescription: String? { localizedDescription(languages: Self.preferredLanguages) }
+
+    /// The description in the first of `languages` (`fr_CA`, `fr`) a declaration translates it to.
+    public func localizedDescription(languages: [String]) -> String? {
         guard let number else { return nil }
         var visited: Set<TypeRegistry.TypeID> = []
         var stack: [TypeRegistry.TypeID] = [number]
         while let next = stack.popLast() {
             guard visited.insert(next).inserted else { continue }
-            if let value = registry.ownDescription(of: next) { return value }
+            if let value = registry.ownDescription(of: next, languages: languages) { return value }
             stack.append(contentsOf: registry.parents(of: next).reversed())
         }
         return nil
     }
+    /// The user's languages, most preferred first, from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and
+    /// `LANG` (`fr_CA.UTF-8` gives `fr_CA`, then `fr`).
+    public static var preferredLanguages: [String] {
+        var result: [String] = []
+        var names: [String] = []
+        if let list = DeviceRoot.environment("LANGUAGE") { names += list.split(separator: ":").map(String.init) }
+        for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] { if let v = DeviceRoot.environment(variable) { names.append(v) } }
+        for name in names {
+            let base = String(name.split(separator: ".").first ?? "").split(separator: "@").first.map(String.init) ?? ""
+            guard !base.isEmpty, base != "C", base != "POSIX" else { continue }
+            for candidate in [base, String(base.split(separator: "_").first ?? "")] where !result.contains(candidate) {
+                result.append(candidate)
+            }
+        }
+        return result
+    }
+
     /// `UTTypeReferenceURL`, not inherited.
     public var referenceURL: String? { declaration?.referenceURL }
     /// `UTTypeVersion`.
