@@ -52,6 +52,8 @@ struct UtiCommands {
         case "unregister": return try unregister()
         case "rebuild": return try rebuild()
         case "lint": return try lint()
+        case "graph": return try graph()
+        case "completions": return try completions()
         case "dump": return try dump()
         default: throw Failure(message: "unknown verb '\(invocation.verb)'; see uti --help")
         }
@@ -232,11 +234,57 @@ struct UtiCommands {
         return .dictionary(.init(uniqueKeysWithValues: d))
     }
 
+    func graph() throws(Failure) -> Int32 {
+        let r = try registry()
+        var nodes: [TypeRegistry.TypeID] = []
+        if invocation.operands.isEmpty {
+            nodes = Array(r.allNumbers)
+        } else {
+            var set: Set<TypeRegistry.TypeID> = []
+            for id in invocation.operands {
+                _ = try type(id, in: r)
+                guard let n = r.number(of: id) else { continue }
+                set.insert(n)
+                set.formUnion(r.supertypes(of: n))
+            }
+            nodes = set.sorted()
+        }
+        var dot = "digraph conformance {\n  rankdir=BT;\n  node [shape=box, fontname=\"Helvetica\"];\n"
+        func quoted(_ s: String) -> String { "\"" + s.replacing("\"", with: "\\\"") + "\"" }
+        for n in nodes {
+            let style = r.isDeclared(n) ? "" : " [style=dashed]"
+            dot += "  \(quoted(r.identifier(of: n)))\(style);\n"
+        }
+        for n in nodes {
+            for p in r.parents(of: n) { dot += "  \(quoted(r.identifier(of: n))) -> \(quoted(r.identifier(of: p)));\n" }
+        }
+        dot += "}\n"
+        switch invocation.format {
+        case "dot": Output.text(dot)
+        case "svg":
+            guard let svg = ExternalCommand.run(["dot", "-Tsvg"], input: Array(dot.utf8)) else {
+                throw Failure(message: "--format svg needs Graphviz's dot (apt-get install graphviz); --format dot prints the graph")
+            }
+            Output.text(String(decoding: svg, as: UTF8.self))
+        default: throw Failure(message: "--format takes dot or svg")
+        }
+        return 0
+    }
+
+    func completions() throws(Failure) -> Int32 {
+        guard let shell = invocation.operands.first, let script = Completions.script(for: shell) else {
+            throw Failure(message: "completions takes bash, zsh or fish")
+        }
+        Output.text(script)
+        return 0
+    }
+
     func dump() throws(Failure) -> Int32 {
         let r = try registry()
         var out = "catalog: \(catalog ?? "(none)")\nregistry: \(root.registryFile)\n"
         for n in r.allNumbers {
-            out += "\n" + TypeReport.text(UTType(r.identifier(of: n), in: r)!)
+            guard let t = UTType(r.identifier(of: n), in: r) else { continue }
+            out += "\n" + TypeReport.text(t)
         }
         out += "\ndiagnostics:\n" + r.diagnostics.map { "  \($0)\n" }.joined()
         Output.text(out)

@@ -14,6 +14,7 @@ struct UtiInvocation {
     var conformingTo: String?
     var lookup: Lookup?
     var definitions: [String: String] = [:]
+    var format = "dot"
 
     enum Lookup { case `extension`(String), mime(String), file(String) }
 
@@ -39,6 +40,7 @@ struct UtiInvocation {
             case "--all": invocation.all = true
             case "--explain": invocation.explain = true
             case "--conforming-to": invocation.conformingTo = try value(arg)
+            case "--format": invocation.format = try value(arg)
             case "--define", "-D":
                 let definition = try value(arg)
                 guard let eq = definition.firstIndex(of: "=") else { throw UsageError(message: "--define takes NAME=VALUE") }
@@ -73,6 +75,10 @@ let usage = """
       for-file PATH… [--explain]   the type of each file: by extension, else by content (signatures, UTF-8 text)
       tree ID                      the supertypes of ID as a tree
       subtypes ID                  every known type that conforms to ID
+      graph [ID…] [--format dot|svg]
+                                   the conformance graph of the IDs and their supertypes (of every type when none)
+                                   for Graphviz; svg runs Graphviz's dot, when installed
+      completions bash|zsh|fish    a shell completion script
     Checking:
       lint PLIST… [--define NAME=VALUE]…
                                    check Info.plists: FILE:LINE:COLUMN: error|warning: message [key path]; exit 1 on errors

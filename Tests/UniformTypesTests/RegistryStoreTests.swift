@@ -165,3 +165,35 @@ import Testing
         #expect(object?["localizedDescription"] as? String == "Fiche personne")
     }
 }
+
+/// `uti graph` and `uti completions`.
+@Suite struct GraphAndCompletionTests {
+    @Test func graphIsDotWithEveryEdge() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try TestSupport.run(TestSupport.uti, ["--root", root.path, "graph", "public.svg-image"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("digraph conformance {"))
+        for edge in [#""public.svg-image" -> "public.image""#, #""public.svg-image" -> "public.xml""#, #""public.xml" -> "public.text""#] {
+            #expect(run.out.contains(edge))
+        }
+        #expect(!run.out.contains("public.png"))
+        let svg = try TestSupport.run(TestSupport.uti, ["--root", root.path, "graph", "public.png", "--format", "svg"])
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
+            #expect(svg.status == 0 && svg.out.contains("<svg"))
+        } else {
+            #expect(svg.status == 2 && svg.stderr.contains("Graphviz"))
+        }
+    }
+
+    @Test func completionScriptsForEachShell() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try TestSupport.run(TestSupport.uti, ["completions", shell])
+            #expect(run.status == 0 && run.out.contains("conforms"), "\(shell)")
+        }
+        let bash = try TestSupport.run(TestSupport.uti, ["completions", "bash"]).out
+        let check = try TestSupport.run("/bin/bash", ["-n", "-c", bash])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(try TestSupport.run(TestSupport.uti, ["completions", "tcsh"]).status == 2)
+    }
+}

@@ -19,7 +19,7 @@ import Musl
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     static let headerSize = 128
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -196,6 +196,9 @@ struct RegistryImageWriter {
         put(Layout.formatVersion, at: 8)
         put(UInt32(c.identifiers.count), at: 12)
         put(UInt64(out.count), at: 16)
+        // The layout's shape, checked on open, so a layout change without a version bump is caught.
+        put(UInt32(Layout.recordWords), at: 120)
+        put(UInt32(RegistryImageLayout.Section.allCases.count), at: 124)
         for (i, (offset, count)) in table.enumerated() {
             put(offset, at: 32 + 8 * i)
             put(count, at: 36 + 8 * i)

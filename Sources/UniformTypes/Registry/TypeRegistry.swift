@@ -48,7 +48,9 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion else { throw .otherVersion(UInt32(u32(8))) }
+        guard u32(8) == Layout.formatVersion, u32(120) == Layout.recordWords, u32(124) == Layout.Section.allCases.count else {
+            throw .otherVersion(UInt32(u32(8)))
+        }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
         guard total == UInt64(size) else { throw .truncated(size) }
         let stored = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
