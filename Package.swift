@@ -71,6 +71,11 @@ let package = Package(
             dependencies: ["PropertyLists"],
             path: "Tests/TestHelpers"
         ),
+        .executableTarget(
+            name: "TypeBenchmarks",
+            dependencies: ["UniformTypes", "PropertyLists"],
+            path: "Benchmarks/TypeBenchmarks"
+        ),
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]

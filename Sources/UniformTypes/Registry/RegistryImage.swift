@@ -8,7 +8,7 @@ import Musl
 /// process maps and reads in place (the model is shared-mime-info's `mime.cache`).
 ///
 /// ```
-/// header (128 bytes): magic "DIUTREG\1", format version, type count, total length, checksum,
+/// header (160 bytes): magic "DIUTREG\1", format version, type count, total length, checksum,
 ///                     then a table of sections (offset, count)
 /// strings            UTF-8 bytes, referred to as (offset, length)
 /// types              one record of 24 words per type number
@@ -19,19 +19,23 @@ import Musl
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 2
-    static let headerSize = 128
+    static let formatVersion: UInt32 = 3
+    static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum Section: Int, CaseIterable {
         case strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint
+        /// Per type, one 32-byte row: the supertype count, then up to 7 supertypes. A conformance
+        /// test reads one cache line; types with more supertypes use their list in the pool.
+        case closureRows
 
         /// Bytes per counted element.
         var elementSize: Int {
             switch self {
             case .strings, .fingerprint: 1
             case .types: RegistryImageLayout.recordWords * 4
+            case .closureRows: 32
             default: 4
             }
         }
@@ -172,7 +176,7 @@ struct RegistryImageWriter {
         // Assemble: header, then each section 8-byte aligned.
         var out = [UInt8](repeating: 0, count: Layout.headerSize)
         var table: [(UInt32, UInt32)] = []
-        func align() { while out.count % 8 != 0 { out.append(0) } }
+        func align(_ boundary: Int = 8) { while out.count % boundary != 0 { out.append(0) } }
         func words(_ ws: [UInt32]) { for w in ws { withUnsafeBytes(of: w.littleEndian) { out.append(contentsOf: $0) } } }
         for section in RegistryImageLayout.Section.allCases {
             align()
@@ -186,6 +190,16 @@ struct RegistryImageWriter {
                 words(tagTables[section]!); table.append((offset, UInt32(tagTables[section]!.count)))
             case .diagnostics: table.append((diagnosticsStart, UInt32(c.diagnostics.count)))
             case .fingerprint: out += fingerprint; table.append((offset, UInt32(fingerprint.count)))
+            case .closureRows:
+                align(64)
+                let rowsOffset = UInt32(out.count)
+                for ancestors in c.ancestors {
+                    var row = [UInt32](repeating: UInt32.max, count: 8)
+                    row[0] = UInt32(ancestors.count)
+                    for (i, a) in ancestors.prefix(7).enumerated() { row[i + 1] = UInt32(a) }
+                    words(row)
+                }
+                table.append((rowsOffset, UInt32(c.ancestors.count)))
             }
         }
         align()
@@ -196,9 +210,12 @@ struct RegistryImageWriter {
         put(Layout.formatVersion, at: 8)
         put(UInt32(c.identifiers.count), at: 12)
         put(UInt64(out.count), at: 16)
+        precondition(32 + 8 * Layout.Section.allCases.count <= 136, "the section table would overlap the header fields")
+        // The number of public.data + 1 (0: none), the default constraint of tag lookups.
+        put(UInt32(c.identifiers.firstIndex { TypeIdentifierSyntax.normalized($0) == "public.data" }.map { $0 + 1 } ?? 0), at: 136)
         // The layout's shape, checked on open, so a layout change without a version bump is caught.
-        put(UInt32(Layout.recordWords), at: 120)
-        put(UInt32(RegistryImageLayout.Section.allCases.count), at: 124)
+        put(UInt32(Layout.recordWords), at: 140)
+        put(UInt32(RegistryImageLayout.Section.allCases.count), at: 144)
         for (i, (offset, count)) in table.enumerated() {
             put(offset, at: 32 + 8 * i)
             put(count, at: 36 + 8 * i)

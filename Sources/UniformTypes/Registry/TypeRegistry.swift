@@ -19,10 +19,16 @@ public final class TypeRegistry: Sendable {
     typealias Layout = RegistryImageLayout
 
     private let image: RegistryImageStorage
+    private let poolOffset: Int
+    private let poolCount: Int
     private var base: UnsafeRawPointer { image.base }
-    private let sections: [(offset: Int, count: Int)]
+    /// Section offsets and counts, unpacked into stored properties: reading them from an array
+    /// cost a bounds check and a retain on every access of the hot paths.
+    private let sections: SectionTable
     /// How many types (declared, and parents nothing declares).
     public let typeCount: Int
+    /// The number of `public.data`, the default constraint of extension and MIME lookups.
+    public let publicData: TypeID?
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
     public convenience init(declarations: [TypeDeclaration], fingerprint: [UInt8] = []) {
@@ -48,7 +54,7 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion, u32(120) == Layout.recordWords, u32(124) == Layout.Section.allCases.count else {
+        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.allCases.count else {
             throw .otherVersion(UInt32(u32(8)))
         }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -65,13 +71,20 @@ public final class TypeRegistry: Sendable {
             }
             sections.append((offset, count))
         }
-        self.sections = sections
+        self.sections = SectionTable(sections)
         typeCount = u32(12)
-        guard typeCount == sections[Layout.Section.types.rawValue].count else { throw .damaged("type count disagrees") }
+        guard typeCount == sections[Layout.Section.types.rawValue].count,
+              typeCount == sections[Layout.Section.closureRows.rawValue].count else { throw .damaged("type count disagrees") }
+        let poolSection = sections[Layout.Section.pool.rawValue]
+        poolOffset = poolSection.offset
+        poolCount = poolSection.count
+        let data = u32(136)
+        publicData = data > 0 && data <= typeCount ? TypeID(data - 1) : nil
         for s in [Layout.Section.identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable] {
             let capacity = sections[s.rawValue].count
             guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("hash table \(s) has size \(capacity)") }
         }
+
     }
 
     // MARK: Raw reads
@@ -80,7 +93,8 @@ public final class TypeRegistry: Sendable {
     // checksum can only give wrong answers, never a bad memory access; the checksum catches
     // accidental damage. (Validating every reference up front cost more than the query itself.)
 
-    private func section(_ s: Layout.Section) -> (offset: Int, count: Int) { sections[s.rawValue] }
+    @inline(__always)
+    private func section(_ s: Layout.Section) -> (offset: Int, count: Int) { sections[s] }
     private func word(_ s: Layout.Section, _ index: Int) -> UInt32 {
         let (offset, count) = section(s)
         guard index >= 0, index < count else { return 0 }
@@ -152,15 +166,37 @@ public final class TypeRegistry: Sendable {
     }
 
     /// Whether type `a` conforms to type `b` (reflexive and transitive).
+    ///
+    /// The hot path of every query: one range check, then a scan of the sorted supertypes.
     public func conforms(_ a: TypeID, to b: TypeID) -> Bool {
         if a == b { return true }
-        var low = 0, high = count(record(a, 16))
-        let start = record(a, 15)
+        guard a >= 0, Int(a) < typeCount else { return false }
+        let row = (base + sections.closureRows.offset + 32 * Int(a)).assumingMemoryBound(to: UInt32.self)
+        let n = Int(UInt32(littleEndian: row[0]))
+        if n <= 7 {
+            let target = UInt32(truncatingIfNeeded: b).littleEndian
+            // Unused slots hold UInt32.max, so all seven can be compared without a count check.
+            return row[1] == target || row[2] == target || row[3] == target || row[4] == target
+                || row[5] == target || row[6] == target || row[7] == target
+        }
+        return conformsByList(a, to: b)
+    }
+
+    private func conformsByList(_ a: TypeID, to b: TypeID) -> Bool {
+        let start = record(a, 15), n = record(a, 16)
+        guard start <= poolCount, n <= poolCount - start else { return false }
+        let list = (base + poolOffset + 4 * start).assumingMemoryBound(to: UInt32.self)
+        let target = UInt32(truncatingIfNeeded: b).littleEndian
+        if n <= 16 {
+            for i in 0..<n where list[i] == target { return true }
+            return false
+        }
+        var low = 0, high = n
         while low < high {
             let mid = (low + high) / 2
-            let v = pool(start + mid)
-            if v == Int(b) { return true }
-            if v < Int(b) { low = mid + 1 } else { high = mid }
+            let v = UInt32(littleEndian: list[mid])
+            if v == UInt32(b) { return true }
+            if v < UInt32(b) { low = mid + 1 } else { high = mid }
         }
         return false
     }
@@ -231,6 +267,46 @@ public final class TypeRegistry: Sendable {
         return []
     }
 
+    /// The best declared type claiming `tag` (conforming to `constraint`, if given), without
+    /// allocating: the tag is normalised in a stack buffer when it is short ASCII.
+    public func firstType(tag: String, tagClass: TagClass, conformingTo constraint: TypeID?) -> TypeID? {
+        var utf8 = tag
+        let fast = utf8.withUTF8 { raw -> TypeID?? in
+            guard raw.count <= 64, !raw.contains(where: { $0 >= 0x80 }) else { return .none }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(raw.count, 1)) { buffer -> TypeID? in
+                for (i, b) in raw.enumerated() {
+                    buffer[i] = tagClass.isCaseInsensitive && b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+                }
+                let key = UnsafeBufferPointer(rebasing: buffer[..<raw.count])
+                guard let entry = tagEntry(key, tagClass) else { return nil }
+                let start = pool(entry + 2)
+                for i in 0..<count(pool(entry + 3)) {
+                    guard let candidate = poolType(start + i) else { continue }
+                    if constraint == nil || conforms(candidate, to: constraint!) { return candidate }
+                }
+                return nil
+            }
+        }
+        if let fast { return fast }
+        return types(tag: tag, tagClass: tagClass, conformingTo: constraint).first
+    }
+
+    /// The pool index of the tag-index entry for a normalised tag.
+    private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, _ tagClass: TagClass) -> Int? {
+        let s = Layout.tagTable(tagClass)
+        let capacity = section(s).count
+        let mask = capacity - 1
+        var slot = Int(Layout.hash(key)) & mask
+        for _ in 0..<capacity {
+            let v = Int(word(s, slot))
+            if v == 0 { return nil }
+            let entry = v - 1
+            if bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key) { return entry }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
     /// What was wrong in the declarations: cycles, self-conformance, undeclared parents, conflicts.
     public var diagnostics: [RegistryDiagnostic] {
         let d = section(.diagnostics)
@@ -243,6 +319,34 @@ public final class TypeRegistry: Sendable {
 
     /// Every type number.
     public var allNumbers: Range<TypeID> { 0..<TypeID(typeCount) }
+}
+
+/// The image's sections, one stored pair per section.
+struct SectionTable: Sendable {
+    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows: (offset: Int, count: Int)
+
+    init(_ list: [(offset: Int, count: Int)]) {
+        (strings, types, pool, identifierTable, extensionTable) = (list[0], list[1], list[2], list[3], list[4])
+        (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (list[5], list[6], list[7], list[8], list[9])
+        closureRows = list[10]
+    }
+
+    @inline(__always)
+    subscript(_ s: RegistryImageLayout.Section) -> (offset: Int, count: Int) {
+        switch s {
+        case .strings: strings
+        case .types: types
+        case .pool: pool
+        case .identifierTable: identifierTable
+        case .extensionTable: extensionTable
+        case .mimeTable: mimeTable
+        case .osTypeTable: osTypeTable
+        case .pasteboardTable: pasteboardTable
+        case .diagnostics: diagnostics
+        case .fingerprint: fingerprint
+        case .closureRows: closureRows
+        }
+    }
 }
 
 /// Why a registry file cannot be used (and must be rebuilt).

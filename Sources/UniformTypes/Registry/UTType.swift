@@ -7,62 +7,98 @@
 /// UTType(filenameExtension: "srt", in: registry)!.identifier // "dyn.ah62d4rv4ge81g6xy"
 /// ```
 public struct UTType: Sendable, Hashable, CustomStringConvertible {
-    /// The identifier, spelled as declared.
-    public let identifier: String
     /// The registry the type belongs to.
     public let registry: TypeRegistry
     let number: TypeRegistry.TypeID?
-    let dynamic: DynamicTypeIdentifier.Specification?
+    let dynamicOrigin: DynamicOrigin?
+
+    /// Where a dynamic type came from. A type made for a tag keeps the tag and builds its `dyn.`
+    /// identifier only when asked, so looking up an unknown extension allocates nothing.
+    enum DynamicOrigin: Sendable {
+        case decoded(identifier: String, specification: DynamicTypeIdentifier.Specification)
+        case tag(String, TagClass, conformingTo: TypeRegistry.TypeID?)
+    }
+
+    /// The identifier, spelled as declared (for dynamic types, the `dyn.a…` encoding).
+    public var identifier: String {
+        if let number { return registry.identifier(of: number) }
+        switch dynamicOrigin {
+        case .decoded(let identifier, _)?: return identifier
+        case .tag(let tag, let tagClass, let conformingTo)?:
+            return DynamicTypeIdentifier.identifier(tag: tag, tagClass: tagClass.rawValue,
+                                                    conformingTo: conformingTo.map(registry.identifier(of:)))
+        case nil: return ""
+        }
+    }
+
+    /// The tag specification of a dynamic type.
+    var dynamic: DynamicTypeIdentifier.Specification? {
+        switch dynamicOrigin {
+        case .decoded(_, let specification)?: return specification
+        case .tag(let tag, let tagClass, let conformingTo)?:
+            return .init(conformsTo: conformingTo.map { [registry.identifier(of: $0)] } ?? [], tags: [(tagClass.rawValue, tagClass.normalized(tag))])
+        case nil: return nil
+        }
+    }
 
     /// The type named `identifier`: declared, a parent something names, or a decodable `dyn.` type.
     /// `nil` for an invalid identifier or one the registry does not know.
     public init?(_ identifier: String, in registry: TypeRegistry) {
         self.registry = registry
         if let n = registry.number(of: identifier) {
-            self.identifier = registry.identifier(of: n)
             number = n
-            dynamic = nil
+            dynamicOrigin = nil
         } else if TypeIdentifierSyntax.normalized(identifier).hasPrefix(DynamicTypeIdentifier.prefix),
                   let spec = try? DynamicTypeIdentifier.decode(identifier) {
-            self.identifier = identifier
             number = nil
-            dynamic = spec
+            dynamicOrigin = .decoded(identifier: identifier, specification: spec)
         } else {
             return nil
         }
     }
 
     /// The preferred type for a tag: the best declared type conforming to `conformingTo`, else a
-    /// dynamic type. `nil` only when `conformingTo` is unknown.
+    /// dynamic type. `nil` only when `conformingTo` is unknown or itself dynamic.
     public init?(tag: String, tagClass: TagClass, conformingTo: UTType?, in registry: TypeRegistry) {
-        if let conformingTo, conformingTo.registry !== registry { return nil }
-        if let declared = registry.types(tag: tag, tagClass: tagClass, conformingTo: conformingTo?.number).first,
-           conformingTo == nil || conformingTo!.number != nil {
-            self.init(number: declared, in: registry)
-            return
+        if let conformingTo, conformingTo.registry !== registry || conformingTo.number == nil { return nil }
+        self.init(tag: tag, tagClass: tagClass, constraint: conformingTo?.number, in: registry)
+    }
+
+    init(tag: String, tagClass: TagClass, constraint: TypeRegistry.TypeID?, in registry: TypeRegistry) {
+        self.registry = registry
+        if let declared = registry.firstType(tag: tag, tagClass: tagClass, conformingTo: constraint) {
+            number = declared
+            dynamicOrigin = nil
+        } else {
+            number = nil
+            dynamicOrigin = .tag(tag, tagClass, conformingTo: constraint)
         }
-        if let conformingTo, conformingTo.number == nil { return nil }
-        let id = DynamicTypeIdentifier.identifier(tag: tag, tagClass: tagClass.rawValue, conformingTo: conformingTo?.identifier)
-        self.init(id, in: registry)
     }
 
     /// The type for a filename extension, conforming to `public.data` unless told otherwise.
     public init?(filenameExtension: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
-        let constraint = conformingTo ?? UTType("public.data", in: registry)
-        self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: constraint, in: registry)
+        if let conformingTo {
+            self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo, in: registry)
+        } else {
+            guard let data = registry.publicData else { return nil }
+            self.init(tag: filenameExtension, tagClass: .filenameExtension, constraint: data, in: registry)
+        }
     }
 
     /// The type for a MIME type, conforming to `public.data` unless told otherwise.
     public init?(mimeType: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
-        let constraint = conformingTo ?? UTType("public.data", in: registry)
-        self.init(tag: mimeType, tagClass: .mimeType, conformingTo: constraint, in: registry)
+        if let conformingTo {
+            self.init(tag: mimeType, tagClass: .mimeType, conformingTo: conformingTo, in: registry)
+        } else {
+            guard let data = registry.publicData else { return nil }
+            self.init(tag: mimeType, tagClass: .mimeType, constraint: data, in: registry)
+        }
     }
 
     init(number: TypeRegistry.TypeID, in registry: TypeRegistry) {
         self.registry = registry
         self.number = number
-        self.identifier = registry.identifier(of: number)
-        self.dynamic = nil
+        self.dynamicOrigin = nil
     }
 
     /// Every declared type claiming `tag`, best first (`types(tag:tagClass:conformingTo:)`).
@@ -73,7 +109,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
     /// Whether a declaration (from the catalog or an app) defines this type.
     public var isDeclared: Bool { number.map(registry.isDeclared) ?? false }
     /// Whether this is a `dyn.` type.
-    public var isDynamic: Bool { dynamic != nil }
+    public var isDynamic: Bool { dynamicOrigin != nil }
     /// Whether the identifier is in Apple's `public` domain.
     public var isPublic: Bool { TypeIdentifierSyntax.normalized(identifier).hasPrefix("public.") }
 
@@ -167,7 +203,8 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
 
     /// Identifiers compare ignoring ASCII case.
     public static func == (a: UTType, b: UTType) -> Bool {
-        TypeIdentifierSyntax.normalized(a.identifier) == TypeIdentifierSyntax.normalized(b.identifier)
+        if let x = a.number, let y = b.number, a.registry === b.registry { return x == y }
+        return TypeIdentifierSyntax.normalized(a.identifier) == TypeIdentifierSyntax.normalized(b.identifier)
     }
 
     /// Hashes the normalised identifier.

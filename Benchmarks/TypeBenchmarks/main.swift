@@ -1,0 +1,216 @@
+// Type-engine benchmarks: our registry against GLib's content types in the same run, `uti`
+// process start-up against a C hello-world, `gio mime` and `xdg-mime`, registry rebuild time and
+// query memory, with the catalog and 1,000 generated apps.
+//
+//   swift run -c release TypeBenchmarks [--starts N] [--rounds N]
+//
+// Needs gcc, pkg-config, libglib2.0-dev, libglib2.0-bin (gio), xdg-utils, shared-mime-info.
+import Foundation
+import PropertyLists
+import UniformTypes
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+let starts = option("--starts", 300)
+let rounds = option("--rounds", 5)
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let peers = root.deletingLastPathComponent().appendingPathComponent("shared/peers/mime")
+let work = root.appendingPathComponent(".build/bench-types")
+let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+@discardableResult
+func shell(_ command: String) -> (status: Int32, out: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", command]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try! p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.isEmpty ? .nan : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+func clock(_ id: clockid_t) -> Double {
+    var ts = timespec()
+    clock_gettime(id, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+// 1. A device root with the catalog and 1,000 apps, each exporting three types and claiming documents.
+let device = DeviceRoot(path: work.appendingPathComponent("device").path)
+let catalog = root.appendingPathComponent("UTIs").path
+if !FileManager.default.fileExists(atPath: device.appsDirectory + "/App0999.app/Info.plist") {
+    for i in 0..<1000 {
+        let dir = "\(device.appsDirectory)/App\(String(format: "%04d", i)).app"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let declarations: [PropertyList] = (0..<3).map { j in
+            .dictionary([
+                "UTTypeIdentifier": .string("com.example.app\(i).type\(j)"),
+                "UTTypeConformsTo": .array(j == 0 ? [.string("public.data"), .string("public.content")] : [.string("com.example.app\(i).type0")]),
+                "UTTypeDescription": .string("App \(i) document \(j)"),
+                "UTTypeTagSpecification": .dictionary(["public.filename-extension": .array([.string("a\(i)t\(j)")]),
+                                                       "public.mime-type": .array([.string("application/x-app\(i)-\(j)")])]),
+            ])
+        }
+        let plist: PropertyList = .dictionary([
+            "CFBundleIdentifier": .string("com.example.app\(i)"),
+            "UTExportedTypeDeclarations": .array(declarations),
+            "CFBundleDocumentTypes": .array([.dictionary(["CFBundleTypeRole": .string("Editor"),
+                "LSItemContentTypes": .array([.string("com.example.app\(i).type0"), .string("public.plain-text")])])]),
+        ])
+        try Data(BinaryPropertyListWriter().write(plist)).write(to: URL(fileURLWithPath: dir + "/Info.plist"))
+    }
+}
+
+// 2. Rebuild time.
+var rebuilds: [Double] = []
+for _ in 0..<5 {
+    let t0 = clock(CLOCK_MONOTONIC)
+    _ = try RegistryStore.rebuild(root: device, catalog: catalog)
+    rebuilds.append(clock(CLOCK_MONOTONIC) - t0)
+}
+let registry = try RegistryStore.open(root: device, catalog: catalog)
+print("registry: \(registry.typeCount) types from the catalog and 1,000 apps; \(try FileManager.default.attributesOfItem(atPath: device.registryFile)[.size]!) bytes")
+print(String(format: "rebuild (read every plist, compile, write, rename): median %.1f ms of 5 (target <= 500 ms)", median(rebuilds) * 1000))
+
+// 3. GLib peer: conformance and guess-by-name, in its own process.
+shell("python3 '\(peers.path)/make_corpus.py' '\(work.path)/corpus' 200 > /dev/null")
+let builtGIO = shell("gcc -O2 -o '\(work.path)/gio_bench' '\(peers.path)/gio_bench.c' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0) 2>&1").status == 0
+@MainActor func gioRates() -> [String: Double] {
+    var rates: [String: Double] = [:]
+    for line in shell("'\(work.path)/gio_bench' '\(work.path)/corpus'").out.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count >= 2, let v = Double(parts[1]) { rates[String(parts[0])] = v }
+    }
+    return rates
+}
+
+// Our workload: 200,000 pairs, half a type and one of its supertypes, half random.
+var generator = SystemRandomNumberGenerator()
+let count = registry.typeCount
+var pairs: [(TypeRegistry.TypeID, TypeRegistry.TypeID)] = []
+for i in 0..<200_000 {
+    let a = TypeRegistry.TypeID(Int.random(in: 0..<count, using: &generator))
+    let supers = registry.supertypes(of: a)
+    let b = i % 2 == 0 && !supers.isEmpty ? supers.randomElement(using: &generator)! : TypeRegistry.TypeID(Int.random(in: 0..<count, using: &generator))
+    pairs.append((a, b))
+}
+let names = (try? String(contentsOfFile: work.path + "/corpus/names.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+let extensions = names.map { FileTypeDetector.filenameExtension(of: $0) ?? "" }
+
+@MainActor func ourConformsRate() -> Double {
+    var hits = 0, ops = 0
+    let r = registry, work = pairs   // locals: no global access in the loop, as in the C peer
+    let c0 = clock(CLOCK_THREAD_CPUTIME_ID)
+    while clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        work.withUnsafeBufferPointer { buffer in
+            for (a, b) in buffer where r.conforms(a, to: b) { hits += 1 }
+        }
+        ops += work.count
+    }
+    precondition(hits > 0)
+    return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+@MainActor func ourExtensionRate() -> Double {
+    var ops = 0, found = 0
+    let data = UTType("public.data", in: registry)
+    let c0 = clock(CLOCK_THREAD_CPUTIME_ID)
+    while clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        for ext in extensions { if UTType(filenameExtension: ext, conformingTo: data, in: registry)?.isDeclared == true { found += 1 } }
+        ops += extensions.count
+    }
+    precondition(found > 0)
+    return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+
+// `--profile conforms|extension`: only that loop, for `perf record`.
+if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
+    for _ in 0..<5 { _ = arguments[i + 1] == "conforms" ? ourConformsRate() : ourExtensionRate() }
+    exit(0)
+}
+
+/// The engine's own lookup, which answers a type number (no UTType value is built).
+@MainActor func ourEngineExtensionRate() -> Double {
+    var ops = 0, found = 0
+    let r = registry, names = extensions
+    let data = r.publicData
+    let c0 = clock(CLOCK_THREAD_CPUTIME_ID)
+    while clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        for ext in names where r.firstType(tag: ext, tagClass: .filenameExtension, conformingTo: data) != nil { found += 1 }
+        ops += extensions.count
+    }
+    precondition(found > 0)
+    return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+
+var conformsRatios: [Double] = [], extensionRatios: [Double] = [], engineRatios: [Double] = []
+var lastOurs = (0.0, 0.0, 0.0), lastGIO: [String: Double] = [:]
+for _ in 0..<rounds {
+    let ours = (ourConformsRate(), ourExtensionRate(), ourEngineExtensionRate())
+    guard builtGIO else { break }
+    let gio = gioRates()
+    if let g = gio["is_a_mixed_pairs_per_cpu_s"] { conformsRatios.append(ours.0 / g) }
+    if let g = gio["guess_by_name_per_cpu_s"] { extensionRatios.append(ours.1 / g); engineRatios.append(ours.2 / g) }
+    lastOurs = ours
+    lastGIO = gio
+}
+print(String(format: "conformance: ours %.1f M/s, g_content_type_is_a %.2f M/s: %.0fx (median of %d rounds; target >= 50x)",
+             lastOurs.0 / 1e6, (lastGIO["is_a_mixed_pairs_per_cpu_s"] ?? .nan) / 1e6, median(conformsRatios), conformsRatios.count))
+let declaredShare = Double(extensions.filter { registry.firstType(tag: $0, tagClass: .filenameExtension, conformingTo: registry.publicData) != nil }.count) / Double(max(extensions.count, 1))
+print(String(format: "type for an extension (%d names from shared-mime-info's globs, %.0f%% claimed by a declared type here):", extensions.count, declaredShare * 100))
+print(String(format: "  engine lookup (type number): ours %.2f M/s, g_content_type_guess (name) %.2f M/s: %.1fx (target >= 10x)",
+             lastOurs.2 / 1e6, (lastGIO["guess_by_name_per_cpu_s"] ?? .nan) / 1e6, median(engineRatios)))
+print(String(format: "  UTType(filenameExtension:) value: ours %.2f M/s: %.1fx", lastOurs.1 / 1e6, median(extensionRatios)))
+
+// 4. Process start: interleaved spawns, medians.
+func spawnWall(_ argv: [String]) -> Double {
+    var pid = pid_t()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cArgs = argv.map { strdup($0) } + [nil]
+    let t0 = clock(CLOCK_MONOTONIC)
+    posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let t1 = clock(CLOCK_MONOTONIC)
+    cArgs.forEach { free($0) }
+    posix_spawn_file_actions_destroy(&actions)
+    return t1 - t0
+}
+try "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n".write(toFile: work.path + "/hello.c", atomically: true, encoding: .utf8)
+shell("gcc -O2 -o '\(work.path)/hello' '\(work.path)/hello.c'")
+let uti = products.appendingPathComponent("uti").path
+let gioPath = shell("command -v gio").out.trimmingCharacters(in: .whitespacesAndNewlines)
+let xdgMime = shell("command -v xdg-mime").out.trimmingCharacters(in: .whitespacesAndNewlines)
+_ = FileManager.default.createFile(atPath: work.path + "/sample.txt", contents: Data("hello\n".utf8))
+var c: [Double] = [], ours: [Double] = [], gioTimes: [Double] = [], xdgTimes: [Double] = []
+for i in 0..<starts {
+    c.append(spawnWall([work.path + "/hello"]))
+    ours.append(spawnWall([uti, "--root", device.path, "conforms", "public.png", "public.data"]))
+    if !gioPath.isEmpty, i % 5 == 0 { gioTimes.append(spawnWall([gioPath, "mime", "text/plain"])) }
+    if !xdgMime.isEmpty, i % 10 == 0 { xdgTimes.append(spawnWall([xdgMime, "query", "filetype", work.path + "/sample.txt"])) }
+}
+print(String(format: "uti conforms public.png public.data (catalog + 1,000 apps): %.2f ms; C hello %.2f ms: %.2fx C (target <= 2x)",
+             median(ours) * 1000, median(c) * 1000, median(ours) / median(c)))
+if !gioTimes.isEmpty { print(String(format: "gio mime text/plain %.2f ms: uti is %.1fx faster", median(gioTimes) * 1000, median(gioTimes) / median(ours))) }
+if !xdgTimes.isEmpty { print(String(format: "xdg-mime query filetype %.2f ms: uti is %.1fx faster", median(xdgTimes) * 1000, median(xdgTimes) / median(ours))) }
+
+// 5. Memory of a query process against a hello-world.
+func maxRSS(_ command: String) -> Double {
+    Double(shell("/usr/bin/time -f %M \(command) 2>&1 >/dev/null").out.split(separator: "\n").last.map(String.init) ?? "") ?? .nan
+}
+let rssOurs = median((0..<5).map { _ in maxRSS("'\(uti)' --root '\(device.path)' conforms public.png public.data") })
+let rssHello = median((0..<5).map { _ in maxRSS("'\(work.path)/hello'") })
+print(String(format: "query process peak memory %.1f MB, C hello %.1f MB: %.1f MB more (target <= 10 MB)",
+             rssOurs / 1024, rssHello / 1024, (rssOurs - rssHello) / 1024))
