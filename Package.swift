@@ -61,9 +61,13 @@ let package = Package(
             ],
             linkerSettings: staticExecutable
         ),
+        .target(
+            name: "BenchmarkSupport",
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "PropertyListBenchmarks",
-            dependencies: ["PropertyLists"],
+            dependencies: ["PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/PropertyListBenchmarks"
         ),
         .target(
@@ -73,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TypeBenchmarks",
-            dependencies: ["UniformTypes", "PropertyLists"],
+            dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
         ),
         .testTarget(

@@ -5,11 +5,14 @@ import PackageDescription
 
 let package = Package(
     name: "Fuzz",
-    dependencies: [.package(path: "..")],
-    targets: ["FuzzXML", "FuzzBinary", "FuzzOpenStep"].map { name in
+    // The symlink gives the parent package a fixed identity whatever the checkout folder is called.
+    dependencies: [.package(path: "document-interchange")],
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [.product(name: "PropertyLists", package: "document-interchange")]),
+    ] + ["FuzzXML", "FuzzBinary", "FuzzOpenStep"].map { name in
         .executableTarget(
             name: name,
-            dependencies: [.product(name: "PropertyLists", package: "main")],
+            dependencies: ["FuzzSupport"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     },

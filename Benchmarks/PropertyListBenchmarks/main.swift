@@ -5,14 +5,12 @@
 //   swift run -c release PropertyListBenchmarks [--reps N] [--starts N]
 //
 // Needs gcc, pkg-config, libplist-dev and libxml2-dev (see docs/benchmarks.md).
+import BenchmarkSupport
 import Foundation
 import PropertyLists
 
 let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
-    return v
-}
+let option = Bench.option
 let reps = option("--reps", 15)
 let starts = option("--starts", 300)
 
@@ -22,29 +20,9 @@ let work = root.appendingPathComponent(".build/bench-data")
 let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
-@discardableResult
-func shell(_ command: String) -> (status: Int32, out: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", command]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try! p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-func median(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
+@discardableResult func shell(_ command: String) -> (status: Int32, out: String) { Bench.shell(command) }
+let median = Bench.median
+func now() -> Double { Bench.clock(CLOCK_MONOTONIC) }
 
 // Input: 5,000 type declarations, as the issue specifies.
 let xmlPath = work.appendingPathComponent("big.xml.plist")
@@ -62,12 +40,7 @@ if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
     exit(0)
 }
 
-/// Thread CPU time: less disturbed than wall time by other load on a shared machine.
-func cpuNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
+func cpuNow() -> Double { Bench.clock(CLOCK_THREAD_CPUTIME_ID) }
 
 /// Median wall and CPU seconds of `body` over `reps` runs after two warm-ups; the value it returns
 /// is released outside the timing, as the C peers free outside theirs.
@@ -155,25 +128,8 @@ for (label, path, size) in [("XML", xmlPath.path, xmlBytes.count), ("binary", wo
 }
 
 // Process start-up: plutil -lint on a small Info.plist against a C hello-world, alternating.
-let hello = work.appendingPathComponent("hello")
-try "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n".write(to: work.appendingPathComponent("hello.c"), atomically: true, encoding: .utf8)
-shell("gcc -O2 -o '\(hello.path)' '\(work.path)/hello.c'")
-
-func spawnWall(_ argv: [String]) -> Double {
-    var pid = pid_t()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let cArgs = argv.map { strdup($0) } + [nil]
-    let t0 = now()
-    posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    let t1 = now()
-    cArgs.forEach { free($0) }
-    posix_spawn_file_actions_destroy(&actions)
-    return t1 - t0
-}
+let hello = URL(fileURLWithPath: Bench.helloWorld(in: work.path))
+let spawnWall = Bench.spawnWall
 let toolchainPlutil = FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/plutil") ? "/opt/swift/usr/bin/plutil" : nil
 var cTimes: [Double] = [], ourTimes: [Double] = [], theirTimes: [Double] = []
 for _ in 0..<starts {

@@ -5,15 +5,13 @@
 //   swift run -c release TypeBenchmarks [--starts N] [--rounds N]
 //
 // Needs gcc, pkg-config, libglib2.0-dev, libglib2.0-bin (gio), xdg-utils, shared-mime-info.
+import BenchmarkSupport
 import Foundation
 import PropertyLists
 import UniformTypes
 
 let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
-    return v
-}
+let option = Bench.option
 let starts = option("--starts", 300)
 let rounds = option("--rounds", 5)
 
@@ -23,27 +21,9 @@ let work = root.appendingPathComponent(".build/bench-types")
 let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
-@discardableResult
-func shell(_ command: String) -> (status: Int32, out: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", command]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try! p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-func median(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    return s.isEmpty ? .nan : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-func clock(_ id: clockid_t) -> Double {
-    var ts = timespec()
-    clock_gettime(id, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
+@discardableResult func shell(_ command: String) -> (status: Int32, out: String) { Bench.shell(command) }
+let median = Bench.median
+func clock(_ id: clockid_t) -> Double { Bench.clock(id) }
 
 // 1. A device root with the catalog and 1,000 apps, each exporting three types and claiming documents.
 let device = DeviceRoot(path: work.appendingPathComponent("device").path)
@@ -172,31 +152,15 @@ print(String(format: "  engine lookup (type number): ours %.2f M/s, g_content_ty
 print(String(format: "  UTType(filenameExtension:) value: ours %.2f M/s: %.1fx", lastOurs.1 / 1e6, median(extensionRatios)))
 
 // 4. Process start: interleaved spawns, medians.
-func spawnWall(_ argv: [String]) -> Double {
-    var pid = pid_t()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let cArgs = argv.map { strdup($0) } + [nil]
-    let t0 = clock(CLOCK_MONOTONIC)
-    posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    let t1 = clock(CLOCK_MONOTONIC)
-    cArgs.forEach { free($0) }
-    posix_spawn_file_actions_destroy(&actions)
-    return t1 - t0
-}
-try "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n".write(toFile: work.path + "/hello.c", atomically: true, encoding: .utf8)
-shell("gcc -O2 -o '\(work.path)/hello' '\(work.path)/hello.c'")
+let spawnWall = Bench.spawnWall
+let helloPath = Bench.helloWorld(in: work.path)
 let uti = products.appendingPathComponent("uti").path
 let gioPath = shell("command -v gio").out.trimmingCharacters(in: .whitespacesAndNewlines)
 let xdgMime = shell("command -v xdg-mime").out.trimmingCharacters(in: .whitespacesAndNewlines)
 _ = FileManager.default.createFile(atPath: work.path + "/sample.txt", contents: Data("hello\n".utf8))
 var c: [Double] = [], ours: [Double] = [], gioTimes: [Double] = [], xdgTimes: [Double] = []
 for i in 0..<starts {
-    c.append(spawnWall([work.path + "/hello"]))
+    c.append(spawnWall([helloPath]))
     ours.append(spawnWall([uti, "--root", device.path, "conforms", "public.png", "public.data"]))
     if !gioPath.isEmpty, i % 5 == 0 { gioTimes.append(spawnWall([gioPath, "mime", "text/plain"])) }
     if !xdgMime.isEmpty, i % 10 == 0 { xdgTimes.append(spawnWall([xdgMime, "query", "filetype", work.path + "/sample.txt"])) }
@@ -211,6 +175,6 @@ func maxRSS(_ command: String) -> Double {
     Double(shell("/usr/bin/time -f %M \(command) 2>&1 >/dev/null").out.split(separator: "\n").last.map(String.init) ?? "") ?? .nan
 }
 let rssOurs = median((0..<5).map { _ in maxRSS("'\(uti)' --root '\(device.path)' conforms public.png public.data") })
-let rssHello = median((0..<5).map { _ in maxRSS("'\(work.path)/hello'") })
+let rssHello = median((0..<5).map { _ in maxRSS("'\(helloPath)'") })
 print(String(format: "query process peak memory %.1f MB, C hello %.1f MB: %.1f MB more (target <= 10 MB)",
              rssOurs / 1024, rssHello / 1024, (rssOurs - rssHello) / 1024))

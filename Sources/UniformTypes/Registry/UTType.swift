@@ -77,21 +77,21 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
 
     /// The type for a filename extension, conforming to `public.data` unless told otherwise.
     public init?(filenameExtension: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
-        if let conformingTo {
-            self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo, in: registry)
-        } else {
-            guard let data = registry.publicData else { return nil }
-            self.init(tag: filenameExtension, tagClass: .filenameExtension, constraint: data, in: registry)
-        }
+        self.init(tagDefaultingToData: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo, in: registry)
     }
 
     /// The type for a MIME type, conforming to `public.data` unless told otherwise.
     public init?(mimeType: String, conformingTo: UTType? = nil, in registry: TypeRegistry) {
+        self.init(tagDefaultingToData: mimeType, tagClass: .mimeType, conformingTo: conformingTo, in: registry)
+    }
+
+    /// Apple's default for extension and MIME lookups: conform to `public.data` unless told otherwise.
+    private init?(tagDefaultingToData tag: String, tagClass: TagClass, conformingTo: UTType?, in registry: TypeRegistry) {
         if let conformingTo {
-            self.init(tag: mimeType, tagClass: .mimeType, conformingTo: conformingTo, in: registry)
+            self.init(tag: tag, tagClass: tagClass, conformingTo: conformingTo, in: registry)
         } else {
             guard let data = registry.publicData else { return nil }
-            self.init(tag: mimeType, tagClass: .mimeType, constraint: data, in: registry)
+            self.init(tag: tag, tagClass: tagClass, constraint: data, in: registry)
         }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Helpers shared by the benchmark programs: options, shell commands, clocks, medians, and
+/// timing a whole process from spawn to exit.
+public enum Bench {
+    /// The integer after `name` on the command line, or `fallback`.
+    public static func option(_ name: String, _ fallback: Int) -> Int {
+        let arguments = CommandLine.arguments
+        guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+        return v
+    }
+
+    /// Runs `command` with `/bin/sh -c`; its exit status and standard output.
+    @discardableResult
+    public static func shell(_ command: String) -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        do { try p.run() } catch { return (127, "") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The median; NaN for no values.
+    public static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        return s.isEmpty ? .nan : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// Seconds on `id` (`CLOCK_MONOTONIC`, `CLOCK_THREAD_CPUTIME_ID`).
+    public static func clock(_ id: clockid_t = CLOCK_MONOTONIC) -> Double {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    /// Wall seconds from spawning `argv` to its exit, its output discarded.
+    public static func spawnWall(_ argv: [String]) -> Double {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let t0 = clock()
+        posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let t1 = clock()
+        cArgs.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        return t1 - t0
+    }
+
+    /// Builds a C hello-world in `directory` (the start-up yardstick) and returns its path.
+    public static func helloWorld(in directory: String) -> String {
+        try? "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n".write(toFile: directory + "/hello.c", atomically: true, encoding: .utf8)
+        shell("gcc -O2 -o '\(directory)/hello' '\(directory)/hello.c'")
+        return directory + "/hello"
+    }
+}

@@ -1,0 +1,37 @@
+import PropertyLists
+
+
+/// The check every fuzz target runs: parse the input as one format and, when it parses, write it
+/// back and read it again. The binary round trip must give the same value; XML written from the
+/// XML reading must be the same bytes (XML dates hold whole seconds, so XML compares as a fixed
+/// point). A failure traps, which libFuzzer records as a crash.
+public func checkRoundTrip(_ start: UnsafePointer<UInt8>, _ count: Int, as format: PropertyListFormat) {
+    var options = PropertyListReadOptions()
+    options.maximumExpandedNodes = 4096  // keeps each run fast; the default limit has its own test
+    guard let document = try? PropertyListReader.read(UnsafeRawBufferPointer(start: start, count: count), as: format, options: options)
+    else { return }
+    let binary = BinaryPropertyListWriter().write(document.value)
+    guard let again = try? PropertyListReader.read(binary) else { fatalError("our own binary output did not read back") }
+    precondition(again.value == document.value, "binary round trip changed the value")
+    if let xml = try? XMLPropertyListWriter().write(document.value) {
+        guard let fromXML = try? PropertyListReader.read(xml) else { fatalError("our own XML output did not read back") }
+        guard let rewritten = try? XMLPropertyListWriter().write(fromXML.value) else { fatalError("XML reading could not be written") }
+        precondition(rewritten == xml, "XML round trip changed the value")
+    }
+}
+
+/// Hands control to libFuzzer's driver; each target's `main` (which SwiftPM names after the
+/// target) calls this with its entry point.
+public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                      _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt {
+    var count = argc
+    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return LLVMFuzzerRunDriver(&count, &arguments, callback)
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
