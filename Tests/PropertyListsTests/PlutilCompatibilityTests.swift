@@ -21,6 +21,7 @@ import Testing
                               ["-extract", "CFBundleIdentifier", "raw", "-o", "-", file],
                               ["-extract", "CFBundleDocumentTypes", "xml1", "-o", "-", file],
                               ["-type", "CFBundleDocumentTypes", file],
+                              ["-p", file],
                               ["-extract", "NoSuchKey", "raw", file]] {
                 let (ours, theirs) = try #require(try both(arguments))
                 #expect(ours.status == theirs.status, "\(arguments)")

@@ -55,7 +55,7 @@ public struct JSONPropertyListWriter: Sendable {
         case .dictionary(let entries):
             out.append(UInt8(ascii: "{"))
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
-            for (i, key) in entries.keys.sorted(by: JSONKeyOrder.precedes).enumerated() {
+            for (i, key) in entries.keys.sorted(by: FoundationKeyOrder.precedes).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
@@ -89,9 +89,9 @@ public struct JSONPropertyListWriter: Sendable {
     }
 }
 
-/// The key order Foundation's JSON writer sorts by (and so `plutil -convert json`): case-insensitive,
+/// The key order Foundation sorts by for `plutil -convert json` and `plutil -p`: case-insensitive,
 /// digit runs compared as numbers, exact order as the tie-break.
-enum JSONKeyOrder {
+enum FoundationKeyOrder {
     static func precedes(_ a: String, _ b: String) -> Bool {
         var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
         var x = i.next(), y = j.next()

@@ -1,4 +1,5 @@
-/// The human-readable form `plutil -p` prints: keys sorted, `=>` between key and value,
+/// The human-readable form `plutil -p` prints: keys sorted as Foundation sorts them (ignoring case,
+/// numbers by value), `=>` between key and value,
 /// array elements numbered, data summarised as `{length = N, bytes = 0x…}`.
 /// Not for machine parsing, as Apple says of its own.
 public enum PropertyListDescription {
@@ -16,7 +17,7 @@ public enum PropertyListDescription {
         case .string(let s): out += "\"\(s)\""
         case .integer(let i): out += String(i)
         case .unsignedInteger(let u): out += String(u)
-        case .real(let r): out += r.isNaN ? "nan" : r.isInfinite ? (r < 0 ? "-inf" : "inf") : NumberFormatting.shortestReal(r)
+        case .real(let r): out += r.description  // Swift's shortest form, as Foundation prints: 800.0, 0.1, 1e+300, nan
         case .bool(let b): out += b ? "true" : "false"
         case .date(let d): out += d.description
         case .data(let bytes): out += dataSummary(bytes)
@@ -31,7 +32,7 @@ public enum PropertyListDescription {
             out += "\(pad)]"
         case .dictionary(let entries):
             out += "{\n"
-            for key in entries.keys.sorted(by: PropertyListKeyOrder.precedes) {
+            for key in entries.keys.sorted(by: FoundationKeyOrder.precedes) {
                 out += "\(pad)  \"\(key)\" => "
                 append(entries[key]!, indent: indent + 1, to: &out)
                 out += "\n"
