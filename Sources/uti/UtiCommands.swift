@@ -146,6 +146,17 @@ struct UtiCommands {
                 if !cycle { walk(p, prefix: prefix + (last ? "    " : "│   "), path: path.union([p])) }
             }
         }
+        if invocation.json {
+            func node(_ number: TypeRegistry.TypeID, path: Set<TypeRegistry.TypeID>) -> PropertyList {
+                var entry: [(String, PropertyList)] = [("identifier", .string(r.identifier(of: number))), ("isDeclared", .bool(r.isDeclared(number)))]
+                if path.contains(number) { entry.append(("cycle", .bool(true))) }
+                else { entry.append(("conformsTo", .array(r.parents(of: number).map { node($0, path: path.union([number])) }))) }
+                return .dictionary(.init(uniqueKeysWithValues: entry))
+            }
+            if let n = r.number(of: t.identifier) { Output.line(TypeReport.encode(node(n, path: []))) }
+            else { Output.line(TypeReport.json(t)) }
+            return 0
+        }
         if let n = r.number(of: t.identifier) { walk(n, prefix: "", path: [n]) }
         else { for parent in t.supertypes.map(\.identifier).sorted() { lines.append("└── " + parent) } }
         Output.text(lines.joined(separator: "\n") + "\n")
@@ -281,6 +292,14 @@ struct UtiCommands {
 
     func dump() throws(Failure) -> Int32 {
         let r = try registry()
+        if invocation.json {
+            let types = r.allNumbers.compactMap { UTType(r.identifier(of: $0), in: r)?.propertyListRepresentation }
+            Output.line(TypeReport.encode(.dictionary([
+                "catalog": .string(catalog ?? ""), "registry": .string(root.registryFile),
+                "types": .array(types), "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
+            ])))
+            return 0
+        }
         var out = "catalog: \(catalog ?? "(none)")\nregistry: \(root.registryFile)\n"
         for n in r.allNumbers {
             guard let t = UTType(r.identifier(of: n), in: r) else { continue }

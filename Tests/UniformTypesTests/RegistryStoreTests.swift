@@ -47,6 +47,10 @@ import Testing
         #expect((object["tags"] as? [String: [String]])?["public.filename-extension"] == ["jpeg", "jpg", "jpe"])
         #expect(object["isDeclared"] as? Bool == true && object["isPublic"] as? Bool == true)
         #expect(Set(object["supertypes"] as? [String] ?? []) == ["public.image", "public.data", "public.item", "public.content"])
+        let tree = try JSONSerialization.jsonObject(with: try uti(root, ["tree", "public.svg-image", "--json"]).stdout) as? [String: Any]
+        #expect((tree?["conformsTo"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == ["public.image", "public.xml"])
+        let dump = try JSONSerialization.jsonObject(with: try uti(root, ["dump", "--json"]).stdout) as? [String: Any]
+        #expect(((dump?["types"] as? [[String: Any]])?.count ?? 0) > 40)
         let lines = try uti(root, ["for-extension", "md", "jpg", "srt"]).out
         #expect(lines == "dyn.ah62d4rv4ge8043a\npublic.jpeg\ndyn.ah62d4rv4ge81g6xy\n")
     }
