@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
     ],
@@ -42,6 +43,10 @@ let package = Package(
         .target(
             name: "UniformTypes",
             dependencies: ["PropertyLists"]
+        ),
+        .target(
+            name: "Handlers",
+            dependencies: ["UniformTypes", "PropertyLists"]
         ),
         .target(
             name: "ToolSupport",
@@ -87,6 +92,10 @@ let package = Package(
         .testTarget(
             name: "UniformTypesTests",
             dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "HandlersTests",
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -122,6 +122,9 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
         return (dynamic?.conformsTo ?? []).compactMap { registry.number(of: $0) }
     }
 
+    /// The direct parents, in declared order (`UTTypeConformsTo`).
+    public var parents: [UTType] { parentNumbers.map { UTType(number: $0, in: registry) } }
+
     /// All supertypes, without the type itself.
     public var supertypes: Set<UTType> {
         if let number { return Set(registry.supertypes(of: number).map { UTType(number: $0, in: registry) }) }

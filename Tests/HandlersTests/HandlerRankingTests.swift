@@ -1,0 +1,75 @@
+import PropertyLists
+import Testing
+import UniformTypes
+@testable import Handlers
+
+/// The handler order, starting with ../shared/vectors/type-behaviour.md #15.
+@Suite struct HandlerRankingTests {
+    static func registry() -> TypeRegistry {
+        func t(_ id: String, _ parents: [String], ext: [String] = [], mime: [String] = []) -> TypeDeclaration {
+            var tags: [TagClass: [String]] = [:]
+            if !ext.isEmpty { tags[.filenameExtension] = ext }
+            if !mime.isEmpty { tags[.mimeType] = mime }
+            return TypeDeclaration(identifier: id, conformsTo: parents, tags: tags, kind: .system, source: "test")
+        }
+        return TypeRegistry(declarations: [
+            t("public.item", []), t("public.content", []), t("public.data", ["public.item"]),
+            t("public.image", ["public.data", "public.content"]),
+            t("public.jpeg", ["public.image"], ext: ["jpeg", "jpg"], mime: ["image/jpeg"]),
+            t("public.text", ["public.data", "public.content"]),
+            t("public.plain-text", ["public.text"], ext: ["txt"], mime: ["text/plain"]),
+        ])
+    }
+
+    let registry = Self.registry()
+
+    func claims(_ xml: String) throws -> [DocumentTypeClaim] {
+        DocumentTypeClaim.claims(in: try PropertyListReader.read(Array("<plist><dict><key>CFBundleDocumentTypes</key><array>\(xml)</array></dict></plist>".utf8)).value)
+    }
+
+    func entry(role: String? = "Editor", rank: String?, types: [String]) -> String {
+        var s = "<dict>"
+        if let role { s += "<key>CFBundleTypeRole</key><string>\(role)</string>" }
+        if let rank { s += "<key>LSHandlerRank</key><string>\(rank)</string>" }
+        s += "<key>LSItemContentTypes</key><array>" + types.map { "<string>\($0)</string>" }.joined() + "</array></dict>"
+        return s
+    }
+
+    @Test func vector15() throws {
+        let apps: [(bundleIdentifier: String, claims: [DocumentTypeClaim])] = [
+            ("A", try claims(entry(rank: "Owner", types: ["public.jpeg"]))),
+            ("B", try claims(entry(rank: nil, types: ["public.image"]))),
+            ("C", try claims(entry(rank: "Alternate", types: ["public.jpeg"]))),
+            ("D", try claims(entry(rank: "Default", types: ["public.data"]))),
+            ("E", try claims(entry(rank: "None", types: ["public.jpeg"]))),
+        ]
+        let jpeg = UTType("public.jpeg", in: registry)!
+        let ranked = HandlerRanking(registry: registry).rank(type: jpeg, fileName: "photo.jpg", apps: apps)
+        #expect(Set(ranked.map(\.bundleIdentifier)) == ["A", "B", "C", "D"])
+        #expect(ranked.first?.bundleIdentifier == "A")
+        #expect(ranked.last?.bundleIdentifier == "D")
+        // Specific claims by rank: Owner (A), Default (B, distance 1), Alternate (C); then the wildcard.
+        #expect(ranked.map(\.bundleIdentifier) == ["A", "B", "C", "D"])
+        #expect(ranked[1].distance == 1 && ranked[1].claim.rank == .default)
+        #expect(ranked[3].isWildcard && ranked[3].reason.contains("a wildcard claim"))
+    }
+
+    @Test func rolesAndLegacyKeys() throws {
+        let apps: [(bundleIdentifier: String, claims: [DocumentTypeClaim])] = [
+            ("shell", try claims(entry(role: "Shell", rank: "Owner", types: ["public.jpeg"]))),
+            ("none", try claims(entry(role: "None", rank: "Owner", types: ["public.jpeg"]))),
+            ("viewer", try claims(entry(role: "Viewer", rank: "Default", types: ["public.jpeg"]))),
+            ("editor", try claims(entry(role: "Editor", rank: "Default", types: ["public.jpeg"]))),
+            // LSItemContentTypes present: the legacy extension list of the same entry is ignored.
+            ("mixed", try claims("<dict><key>CFBundleTypeRole</key><string>Editor</string><key>LSItemContentTypes</key><array><string>public.plain-text</string></array><key>CFBundleTypeExtensions</key><array><string>jpg</string></array></dict>")),
+            ("legacy", try claims("<dict><key>CFBundleTypeRole</key><string>Viewer</string><key>CFBundleTypeExtensions</key><array><string>JPG</string></array></dict>")),
+            ("star", try claims("<dict><key>CFBundleTypeRole</key><string>Viewer</string><key>CFBundleTypeExtensions</key><array><string>*</string></array></dict>")),
+        ]
+        let jpeg = UTType("public.jpeg", in: registry)!
+        let ranked = HandlerRanking(registry: registry).rank(type: jpeg, fileName: "photo.jpg", apps: apps)
+        #expect(ranked.map(\.bundleIdentifier) == ["editor", "legacy", "viewer", "star"])
+        // The user's default for a supertype wins.
+        let withDefault = HandlerRanking(registry: registry).rank(type: jpeg, fileName: "photo.jpg", apps: apps, userDefaults: ["public.image": "star"])
+        #expect(withDefault.first?.bundleIdentifier == "star" && withDefault.first?.isUserDefault == true)
+    }
+}
