@@ -115,6 +115,23 @@ import Testing
         #expect(try uti(root, ["for-extension", "person"]).out.hasPrefix("dyn."))
     }
 
+    @Test func aDeviceRootWhoseRegistryCannotBeWrittenIsStillAnswered() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples/Apps"), to: root.appendingPathComponent("Apps"))
+        // A non-empty folder where registry.bin belongs: the rename fails even for root, as a
+        // read-only location would for a user.
+        let blocker = root.appendingPathComponent("registry.bin/keep")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        let run = try uti(root, ["for-extension", "person"])
+        #expect(run.status == 0 && run.out == "com.example.person\n", "\(run.stderr)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+        // An explicit rebuild does report the failure.
+        let rebuild = try uti(root, ["rebuild"])
+        #expect(rebuild.status == 2 && rebuild.stderr.contains("cannot write the registry"))
+    }
+
     @Test func concurrentRebuildsLeaveAValidRegistry() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

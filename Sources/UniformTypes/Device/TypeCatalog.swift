@@ -90,12 +90,26 @@ public enum RegistryStore {
         if let mapped = try? TypeRegistry(mapping: root.registryFile), mapped.fingerprint == fingerprint {
             return mapped
         }
-        return try rebuild(root: root, catalog: catalog).registry
+        do {
+            return try rebuild(root: root, catalog: catalog).registry
+        } catch {
+            // A device root the user cannot write (a read-only checkout, a system location):
+            // answer from a registry built in memory rather than fail the query.
+            return compile(root: root, catalog: catalog).registry
+        }
     }
 
     /// Reads every source and writes a new registry file.
     @discardableResult
     public static func rebuild(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> (registry: TypeRegistry, report: BuildReport) {
+        let (registry, image, report) = compile(root: root, catalog: catalog)
+        try FileSystem.makeDirectories(root.path)
+        try FileSystem.writeAtomically(image, to: root.registryFile)
+        return (registry, report)
+    }
+
+    /// Reads every source and compiles the registry image, without writing it.
+    static func compile(root: DeviceRoot, catalog: String?) -> (registry: TypeRegistry, image: [UInt8], report: BuildReport) {
         var result = BuildReport()
         result.rebuilt = true
         var declarations: [TypeDeclaration] = []
@@ -119,9 +133,8 @@ public enum RegistryStore {
             }
         }
         let image = TypeRegistry.compiledImage(declarations: declarations, fingerprint: fingerprint)
-        try FileSystem.makeDirectories(root.path)
-        try FileSystem.writeAtomically(image, to: root.registryFile)
-        return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), result)
+        // The image was just compiled from validated tables, so opening it cannot fail.
+        return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), image, result)
     }
 
     static func read(_ file: String, source: String, asSystem: Bool, into report: inout BuildReport) -> [TypeDeclaration] {
