@@ -112,12 +112,6 @@ let extensions = names.map { FileTypeDetector.filenameExtension(of: $0) ?? "" }
     return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
 }
 
-// `--profile conforms|extension`: only that loop, for `perf record`.
-if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
-    for _ in 0..<5 { _ = arguments[i + 1] == "conforms" ? ourConformsRate() : ourExtensionRate() }
-    exit(0)
-}
-
 /// The engine's own lookup, which answers a type number (no UTType value is built).
 @MainActor func ourEngineExtensionRate() -> Double {
     var ops = 0, found = 0
@@ -130,6 +124,12 @@ if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
     }
     precondition(found > 0)
     return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+
+// `--profile conforms|extension|engine`: only that loop, for `perf record`.
+if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
+    for _ in 0..<5 { _ = arguments[i + 1] == "conforms" ? ourConformsRate() : arguments[i + 1] == "engine" ? ourEngineExtensionRate() : ourExtensionRate() }
+    exit(0)
 }
 
 var conformsRatios: [Double] = [], extensionRatios: [Double] = [], engineRatios: [Double] = []

@@ -19,7 +19,7 @@ import Musl
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -57,15 +57,23 @@ enum RegistryImageLayout {
         return h
     }
 
-    /// A fast whole-image checksum, so a damaged file is rebuilt rather than trusted.
+    /// A fast whole-image checksum, so a damaged file is rebuilt rather than trusted. Four
+    /// independent lanes keep the multiplier busy: a query checks the whole file every time, and
+    /// one lane cost about a cycle per byte (0.3 ms for a 1,000-app registry).
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var h0: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), h1: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        var h2: UInt64 = 0x1656_67B1_9E37_79F9, h3: UInt64 = 0x85EB_CA77_C2B2_AE63
+        let k: UInt64 = 0xBF58_476D_1CE4_E5B9
         var i = 0
-        while i + 8 <= bytes.count {
-            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            i += 8
+        while i + 32 <= bytes.count {
+            h0 = (h0 ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+            h1 = (h1 ^ bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)) &* k
+            h2 = (h2 ^ bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)) &* k
+            h3 = (h3 ^ bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) &* k
+            h0 ^= h0 >> 31; h1 ^= h1 >> 31; h2 ^= h2 >> 31; h3 ^= h3 >> 31
+            i += 32
         }
+        var h = h0 ^ (h1 &* 3) ^ (h2 &* 5) ^ (h3 &* 7)
         while i < bytes.count {
             h = (h ^ UInt64(bytes[i])) &* 0x94D0_49BB_1331_11EB
             i += 1

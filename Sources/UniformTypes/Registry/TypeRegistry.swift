@@ -301,7 +301,8 @@ public final class TypeRegistry: Sendable {
             let v = Int(word(s, slot))
             if v == 0 { return nil }
             let entry = v - 1
-            if bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key) { return entry }
+            let stored = bytes(offset: pool(entry), length: pool(entry + 1))
+            if stored.count == key.count, key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0 { return entry }
             slot = (slot + 1) & mask
         }
         return nil
