@@ -39,6 +39,13 @@ import Testing
         #expect(value["octal"] == .string("A"))
     }
 
+    @Test func unicodeEscapesIncludingSurrogatePairs() throws {
+        let value = try PropertyListReader.read(Array(#"{ a = "\UD83D\UDE00 caf\u00e9"; }"#.utf8)).value
+        #expect(value["a"] == .string("😀 café"))
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read(Array(#"{ a = "\UD83D"; }"#.utf8)) }
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read(Array(#"{ a = "\Uzz"; }"#.utf8)) }
+    }
+
     @Test func stringsFileInUTF16WithBOM() throws {
         let text = "/* Localized */\n\"UTTypeDescription\" = \"Fiche personne\";\nCFBundleName = \"Éditeur\";\n"
         var bytes: [UInt8] = [0xFF, 0xFE]

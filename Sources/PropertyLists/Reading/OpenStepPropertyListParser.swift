@@ -214,6 +214,19 @@ struct OpenStepPropertyListParser {
         return .data(bytes)
     }
 
+    /// Up to four hexadecimal digits after `\U`; `start` is where the escape began, for errors.
+    private mutating func hexEscape(start: Int) throws(PropertyListError) -> UInt32 {
+        var code: UInt32 = 0
+        var digits = 0
+        while digits < 4, let d = current, let v = Self.hexValue(d) {
+            code = code * 16 + UInt32(v)
+            position += 1
+            digits += 1
+        }
+        guard digits > 0 else { throw fail("\\U escape without hexadecimal digits", at: start) }
+        return code
+    }
+
     private static func hexValue(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c - 48
@@ -252,15 +265,17 @@ struct OpenStepPropertyListParser {
                 }
                 out.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(code)!)!)
             case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                var code: UInt32 = 0
-                var digits = 0
-                while digits < 4, let d = current, let v = Self.hexValue(d) {
-                    code = code * 16 + UInt32(v)
-                    position += 1
-                    digits += 1
+                var code = try hexEscape(start: position - 2)
+                // A UTF-16 surrogate pair is written as two escapes: \UD83D\UDE00.
+                if (0xD800..<0xDC00).contains(code), position + 1 < text.count, text[position] == UInt8(ascii: "\\"),
+                   text[position + 1] | 0x20 == UInt8(ascii: "u") {
+                    position += 2
+                    let low = try hexEscape(start: position - 2)
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("\\U escape pairs a high surrogate with \(String(low, radix: 16))", at: position - 6) }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
-                guard digits > 0, let scalar = Unicode.Scalar(code) else {
-                    throw fail("\\U escape does not name a Unicode scalar", at: position - digits - 2)
+                guard let scalar = Unicode.Scalar(code) else {
+                    throw fail("\\U escape \(String(code, radix: 16)) is not a Unicode scalar (an unpaired surrogate?)", at: position - 6)
                 }
                 out.append(contentsOf: Unicode.UTF8.encode(scalar)!)
             default: out.append(e)
