@@ -1,4 +1,7 @@
+import Foundation
 import PropertyLists
+import TestHelpers
+import Testing
 import UniformTypes
 
 /// A small catalog in the UTIs/ form, with the relations Apple declares for these types, so the
@@ -45,11 +48,29 @@ enum TestCatalog {
     ])])
 
     static func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
-        var diagnostics: [DeclarationDiagnostic] = []
-        var all = TypeDeclaration.declarations(in: plist, source: "test-catalog", asSystem: true, diagnostics: &diagnostics)
-        for app in apps {
-            all += TypeDeclaration.declarations(in: app.plist, source: app.source, diagnostics: &diagnostics)
-        }
-        return TypeRegistry(declarations: all)
+        test.registry(apps: apps)
     }
+
+    /// A catalog the behaviour vectors run against: this small one, or the real one in UTIs/.
+    struct Under: Sendable, CustomTestStringConvertible {
+        var name: String
+        var plists: [PropertyList]
+        var testDescription: String { name }
+
+        func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
+            var diagnostics: [DeclarationDiagnostic] = []
+            var all: [TypeDeclaration] = []
+            for plist in plists { all += TypeDeclaration.declarations(in: plist, source: "catalog", asSystem: true, diagnostics: &diagnostics) }
+            for app in apps { all += TypeDeclaration.declarations(in: app.plist, source: app.source, diagnostics: &diagnostics) }
+            return TypeRegistry(declarations: all)
+        }
+    }
+
+    static let test = Under(name: "test catalog", plists: [plist])
+    static let real: Under = {
+        let dir = TestSupport.packageRoot.appendingPathComponent("UTIs")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
+        return Under(name: "UTIs/", plists: files.compactMap { try? PropertyListReader.read(contentsOf: .init(dir.appendingPathComponent($0).path)).value })
+    }()
+    static let both = [test, real]
 }

@@ -2,18 +2,25 @@ import PropertyLists
 import Testing
 import UniformTypes
 
-/// ../shared/vectors/type-behaviour.md 1–14, against a small test catalog.
+/// ../shared/vectors/type-behaviour.md 1–14, against a small test catalog and, where the answer does
+/// not depend on that catalog's own contents, against the real one in UTIs/ too.
 @Suite struct TypeBehaviourTests {
     let registry = TestCatalog.registry()
     func t(_ id: String) -> UTType { UTType(id, in: registry)! }
 
-    @Test func identifiersCompareIgnoringCase() {                                   // 1
+    @Test(arguments: TestCatalog.both)
+    func identifiersCompareIgnoringCase(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                   // 1
         #expect(t("public.JPEG") == t("public.jpeg"))
         #expect(t("public.JPEG").hashValue == t("public.jpeg").hashValue)
         #expect(t("public.JPEG").identifier == "public.jpeg")
     }
 
-    @Test func conformanceIsReflexiveAndTransitive() {                               // 2
+    @Test(arguments: TestCatalog.both)
+    func conformanceIsReflexiveAndTransitive(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                               // 2
         for parent in ["public.png", "public.image", "public.data", "public.item", "public.content"] {
             #expect(t("public.png").conforms(to: t(parent)), "\(parent)")
         }
@@ -23,7 +30,10 @@ import UniformTypes
         #expect(!t("public.image").conforms(to: t("public.png")))
     }
 
-    @Test func supertypesAreTheClosureWithoutSelf() {                                // 3
+    @Test(arguments: TestCatalog.both)
+    func supertypesAreTheClosureWithoutSelf(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                // 3
         #expect(Set(t("public.zip-archive").supertypes.map(\.identifier)) ==
                 ["com.pkware.zip-archive", "public.data", "public.item", "public.archive"])
         #expect(!t("public.zip-archive").conforms(to: t("public.content")))
@@ -34,13 +44,16 @@ import UniformTypes
         #expect(t("public.svg-image").conforms(to: t("public.image")) && t("public.svg-image").conforms(to: t("public.text")))
     }
 
-    @Test func cyclesAreReportedAndNeverHang() {                                     // 4
+    @Test(arguments: TestCatalog.both)
+    func cyclesAreReportedAndNeverHang(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                     // 4
         let app: PropertyList = .dictionary(["UTExportedTypeDeclarations": .array([
             TestCatalog.type("com.example.a", ["com.example.b"]),
             TestCatalog.type("com.example.b", ["com.example.a", "public.data"]),
             TestCatalog.type("com.example.self", ["com.example.self"]),
         ])])
-        let r = TestCatalog.registry(apps: [("com.example.app", app)])
+        let r = catalog.registry(apps: [("com.example.app", app)])
         let a = UTType("com.example.a", in: r)!
         #expect(a.conforms(to: UTType("public.item", in: r)!))
         #expect(Set(a.supertypes.map(\.identifier)) == ["com.example.b", "public.data", "public.item"])
@@ -58,14 +71,20 @@ import UniformTypes
         #expect(t("public.zip-archive").localizedDescription == "data")
     }
 
-    @Test func tagsMatchIgnoringCaseForExtensionsAndMIME() {                         // 6
+    @Test(arguments: TestCatalog.both)
+    func tagsMatchIgnoringCaseForExtensionsAndMIME(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                         // 6
         let jpg = UTType(filenameExtension: "JPG", in: registry)!
         #expect(jpg.identifier == "public.jpeg")
         #expect(jpg.preferredFilenameExtension == "jpeg" && jpg.preferredMIMEType == "image/jpeg")
         #expect(UTType(mimeType: "IMAGE/PNG", in: registry)?.identifier == "public.png")
     }
 
-    @Test func thePreferredTagIsTheFirstDeclared() {                                 // 7
+    @Test(arguments: TestCatalog.both)
+    func thePreferredTagIsTheFirstDeclared(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                 // 7
         #expect(UTType(filenameExtension: "yaml", in: registry)?.preferredFilenameExtension == "yml")
         #expect(UTType(filenameExtension: "htm", in: registry)?.preferredFilenameExtension == "html")
         #expect(UTType(filenameExtension: "text", in: registry)?.identifier == "public.plain-text")
@@ -96,7 +115,10 @@ import UniformTypes
         #expect(diagnostics.contains { $0.message.contains("nonstandard") })
     }
 
-    @Test func unknownTagsGiveDynamicTypes() {                                       // 10, 11
+    @Test(arguments: TestCatalog.both)
+    func unknownTagsGiveDynamicTypes(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                       // 10, 11
         let srt = UTType(filenameExtension: "SRT", in: registry)!
         #expect(srt.identifier == "dyn.ah62d4rv4ge81g6xy")
         #expect(srt.isDynamic && !srt.isDeclared && !srt.isPublic)
@@ -107,13 +129,19 @@ import UniformTypes
         #expect(UTType(filenameExtension: "rs", conformingTo: t("public.plain-text"), in: registry)?.identifier == "dyn.ah62d4sb4ge81e62")
     }
 
-    @Test func dynamicIdentifiersDecodeBack() {                                      // 12
+    @Test(arguments: TestCatalog.both)
+    func dynamicIdentifiersDecodeBack(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                                      // 12
         let srt = UTType("dyn.ah62d4rv4ge81g6xy", in: registry)
         #expect(srt?.preferredFilenameExtension == "srt")
         #expect(UTType("dyn.a!!", in: registry) == nil)
     }
 
-    @Test func precedenceIsExportedOverImportedAndSystemOverApps() {                 // 13
+    @Test(arguments: TestCatalog.both)
+    func precedenceIsExportedOverImportedAndSystemOverApps(_ catalog: TestCatalog.Under) {
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }                 // 13
         let importer: PropertyList = .dictionary(["UTImportedTypeDeclarations": .array([
             TestCatalog.type("com.example.person", ["public.data"], description: "imported")])])
         let exporterB: PropertyList = .dictionary(["UTExportedTypeDeclarations": .array([
@@ -123,7 +151,7 @@ import UniformTypes
             TestCatalog.type("com.example.PERSON", ["public.data"], description: "exported by a")])])
         for apps in [[("com.b", exporterB), ("com.i", importer), ("com.a", exporterA)],
                      [("com.a", exporterA), ("com.i", importer), ("com.b", exporterB)]] {
-            let r = TestCatalog.registry(apps: apps.map { (source: $0.0, plist: $0.1) })
+            let r = catalog.registry(apps: apps.map { (source: $0.0, plist: $0.1) })
             #expect(UTType("com.example.person", in: r)?.localizedDescription == "exported by a")
             #expect(UTType("com.example.person", in: r)?.declaringSource == "com.a")
             #expect(UTType("public.png", in: r)?.localizedDescription == "PNG image")
