@@ -13,13 +13,13 @@ import Musl
 /// strings            UTF-8 bytes, referred to as (offset, length)
 /// types              one record of 24 words per type number
 /// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries, diagnostics
-/// identifier table   open-addressing hash: normalised identifier -> type number + 1
-/// tag tables         one per tag class: normalised tag -> pool index of its entry + 1
+/// identifier table   open-addressing hash, slots of (hash, type number + 1)
+/// tag tables         one per tag class, slots of (hash, pool index of the tag's entry + 1)
 /// fingerprint        opaque bytes the writer was given (what the image was built from)
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -34,6 +34,7 @@ enum RegistryImageLayout {
         var elementSize: Int {
             switch self {
             case .strings, .fingerprint: 1
+            case .identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable: 8
             case .types: RegistryImageLayout.recordWords * 4
             case .closureRows: 32
             default: 4
@@ -104,13 +105,18 @@ struct RegistryImageWriter {
         return (offset, UInt32(s.utf8.count))
     }
 
+    /// Open addressing with linear probing; each slot is two words, the key's full hash and the
+    /// value + 1 (0: empty), so a probe past another key rarely needs to fetch that key.
     private mutating func table(_ keys: [(String, UInt32)]) -> [UInt32] {
-        var slots = [UInt32](repeating: 0, count: Layout.tableCapacity(for: keys.count))
-        let mask = UInt32(slots.count - 1)
+        let capacity = Layout.tableCapacity(for: keys.count)
+        var slots = [UInt32](repeating: 0, count: 2 * capacity)
+        let mask = UInt32(capacity - 1)
         for (key, value) in keys {
-            var slot = Layout.hash(key.utf8) & mask
-            while slots[Int(slot)] != 0 { slot = (slot + 1) & mask }
-            slots[Int(slot)] = value + 1
+            let hash = Layout.hash(key.utf8)
+            var slot = hash & mask
+            while slots[2 * Int(slot) + 1] != 0 { slot = (slot + 1) & mask }
+            slots[2 * Int(slot)] = hash
+            slots[2 * Int(slot) + 1] = value + 1
         }
         return slots
     }
@@ -193,9 +199,9 @@ struct RegistryImageWriter {
             case .strings: out += strings; table.append((offset, UInt32(strings.count)))
             case .types: words(records); table.append((offset, UInt32(c.identifiers.count)))
             case .pool: words(pool); table.append((offset, UInt32(pool.count)))
-            case .identifierTable: words(identifierTable); table.append((offset, UInt32(identifierTable.count)))
+            case .identifierTable: words(identifierTable); table.append((offset, UInt32(identifierTable.count / 2)))
             case .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable:
-                words(tagTables[section]!); table.append((offset, UInt32(tagTables[section]!.count)))
+                words(tagTables[section]!); table.append((offset, UInt32(tagTables[section]!.count / 2)))
             case .diagnostics: table.append((diagnosticsStart, UInt32(c.diagnostics.count)))
             case .fingerprint: out += fingerprint; table.append((offset, UInt32(fingerprint.count)))
             case .closureRows:

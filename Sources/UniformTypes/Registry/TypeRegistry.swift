@@ -106,6 +106,14 @@ public final class TypeRegistry: Sendable {
             fromByteOffset: section(.types).offset + (Int(id) * Layout.recordWords + field) * 4, as: UInt32.self)))
     }
     private func pool(_ index: Int) -> Int { Int(word(.pool, index)) }
+    /// Slot `index` of a hash table: the key's hash and the value + 1 (0: empty).
+    @inline(__always)
+    private func slot(_ s: Layout.Section, _ index: Int) -> (hash: UInt32, value: Int) {
+        let (offset, count) = section(s)
+        guard index >= 0, index < count else { return (0, 0) }
+        let pair = base.loadUnaligned(fromByteOffset: offset + 8 * index, as: UInt64.self)
+        return (UInt32(truncatingIfNeeded: UInt64(littleEndian: pair)), Int(UInt32(truncatingIfNeeded: UInt64(littleEndian: pair) >> 32)))
+    }
     /// A type number read from the pool, or `nil` when it is out of range.
     private func poolType(_ index: Int) -> TypeID? {
         let v = pool(index)
@@ -137,14 +145,16 @@ public final class TypeRegistry: Sendable {
         let key = TypeIdentifierSyntax.normalized(identifier)
         let capacity = section(.identifierTable).count
         let mask = capacity - 1
-        var slot = Int(Layout.hash(key.utf8)) & mask
+        let hash = Layout.hash(key.utf8)
+        var index = Int(hash) & mask
         for _ in 0..<capacity {
-            let v = Int(word(.identifierTable, slot))
+            let (slotHash, v) = slot(.identifierTable, index)
             if v == 0 { return nil }
-            guard v <= typeCount else { return nil }
-            let id = TypeID(v - 1)
-            if bytes(offset: record(id, 2), length: record(id, 3)).elementsEqual(key.utf8) { return id }
-            slot = (slot + 1) & mask
+            if slotHash == hash, v <= typeCount {
+                let id = TypeID(v - 1)
+                if bytes(offset: record(id, 2), length: record(id, 3)).elementsEqual(key.utf8) { return id }
+            }
+            index = (index + 1) & mask
         }
         return nil
     }
@@ -252,17 +262,18 @@ public final class TypeRegistry: Sendable {
         let s = Layout.tagTable(tagClass)
         let capacity = section(s).count
         let mask = capacity - 1
-        var slot = Int(Layout.hash(key.utf8)) & mask
+        let hash = Layout.hash(key.utf8)
+        var index = Int(hash) & mask
         for _ in 0..<capacity {
-            let v = Int(word(s, slot))
+            let (slotHash, v) = slot(s, index)
             if v == 0 { return [] }
             let entry = v - 1
-            if bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key.utf8) {
+            if slotHash == hash, bytes(offset: pool(entry), length: pool(entry + 1)).elementsEqual(key.utf8) {
                 let candidates = (0..<count(pool(entry + 3))).compactMap { poolType(pool(entry + 2) + $0) }
                 guard let constraint else { return candidates }
                 return candidates.filter { conforms($0, to: constraint) }
             }
-            slot = (slot + 1) & mask
+            index = (index + 1) & mask
         }
         return []
     }
@@ -296,14 +307,17 @@ public final class TypeRegistry: Sendable {
         let s = Layout.tagTable(tagClass)
         let capacity = section(s).count
         let mask = capacity - 1
-        var slot = Int(Layout.hash(key)) & mask
+        let hash = Layout.hash(key)
+        var index = Int(hash) & mask
         for _ in 0..<capacity {
-            let v = Int(word(s, slot))
+            let (slotHash, v) = slot(s, index)
             if v == 0 { return nil }
-            let entry = v - 1
-            let stored = bytes(offset: pool(entry), length: pool(entry + 1))
-            if stored.count == key.count, key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0 { return entry }
-            slot = (slot + 1) & mask
+            if slotHash == hash {
+                let entry = v - 1
+                let stored = bytes(offset: pool(entry), length: pool(entry + 1))
+                if stored.count == key.count, key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0 { return entry }
+            }
+            index = (index + 1) & mask
         }
         return nil
     }
