@@ -279,35 +279,39 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The best declared type claiming `tag` (conforming to `constraint`, if given), without
-    /// allocating: the tag is normalised in a stack buffer when it is short ASCII.
+    /// allocating: a short ASCII tag is lower-cased and hashed in one pass into a stack buffer.
     public func firstType(tag: String, tagClass: TagClass, conformingTo constraint: TypeID?) -> TypeID? {
-        var utf8 = tag
-        let fast = utf8.withUTF8 { raw -> TypeID?? in
-            guard raw.count <= 64, !raw.contains(where: { $0 >= 0x80 }) else { return .none }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(raw.count, 1)) { buffer -> TypeID? in
-                for (i, b) in raw.enumerated() {
-                    buffer[i] = tagClass.isCaseInsensitive && b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+        var text = tag
+        let fast: TypeID?? = text.withUTF8 { raw -> TypeID?? in
+            guard raw.count <= 64 else { return .none }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> TypeID?? in
+                let lower = tagClass.isCaseInsensitive
+                var hash: UInt32 = 2_166_136_261
+                for i in 0..<raw.count {
+                    var b = raw[i]
+                    if b >= 0x80 { return .none }  // non-ASCII: Unicode lower-casing, the slow path
+                    if lower, b &- 0x41 < 26 { b &+= 0x20 }
+                    buffer[i] = b
+                    hash = (hash ^ UInt32(b)) &* 16_777_619
                 }
-                let key = UnsafeBufferPointer(rebasing: buffer[..<raw.count])
-                guard let entry = tagEntry(key, tagClass) else { return nil }
+                guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, tagClass) else { return .some(nil) }
                 let start = pool(entry + 2)
                 for i in 0..<count(pool(entry + 3)) {
                     guard let candidate = poolType(start + i) else { continue }
-                    if constraint == nil || conforms(candidate, to: constraint!) { return candidate }
+                    if constraint == nil || conforms(candidate, to: constraint!) { return .some(candidate) }
                 }
-                return nil
+                return .some(nil)
             }
         }
         if let fast { return fast }
         return types(tag: tag, tagClass: tagClass, conformingTo: constraint).first
     }
 
-    /// The pool index of the tag-index entry for a normalised tag.
-    private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, _ tagClass: TagClass) -> Int? {
+    /// The pool index of the tag-index entry for a normalised tag and its hash.
+    private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ tagClass: TagClass) -> Int? {
         let s = Layout.tagTable(tagClass)
         let capacity = section(s).count
         let mask = capacity - 1
-        let hash = Layout.hash(key)
         var index = Int(hash) & mask
         for _ in 0..<capacity {
             let (slotHash, v) = slot(s, index)
