@@ -34,28 +34,34 @@ public enum FileContents {
         }
     }
 
-    /// Writes `bytes` to `path` through a temporary file renamed over it, so a reader never sees
-    /// a half-written file; `-` writes standard output.
+    /// Writes `bytes` to `path` atomically: a unique temporary file in the same folder (`mkstemp`),
+    /// written, flushed to disk, then renamed over `path`, so a reader never sees a half-written
+    /// file and two writers at once each rename a complete one. `-` writes standard output.
     public static func write(_ bytes: [UInt8], to path: FilePath) throws(Failure) {
+        if path.string == "-" {
+            do { _ = try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw Failure(message: "standard output: \(error)") }
+            return
+        }
+        func failure(_ what: String, _ code: Int32) -> Failure { Failure(message: "\(what): \(Errno(rawValue: code))") }
+        var template = Array((path.string + ".tmp-XXXXXX").utf8CString)
+        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard raw >= 0 else { throw failure(path.string, errno) }
+        let temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fd = FileDescriptor(rawValue: raw)
         do {
-            if path.string == "-" {
-                _ = try FileDescriptor.standardOutput.writeAll(bytes)
-                return
-            }
-            let temporary = FilePath(path.string + ".tmp-\(getpidValue())")
-            let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .exclusiveCreate],
-                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            do {
-                try fd.closeAfter { _ = try fd.writeAll(bytes) }
-                try renameFile(temporary, path)
-            } catch {
-                _ = try? unlinkFile(temporary)
-                throw error
-            }
-        } catch let errno as Errno {
-            throw Failure(message: "\(path): \(errno)")
+            _ = try fd.writeAll(bytes)
+            fchmod(raw, 0o644)
+            guard fsync(raw) == 0 else { throw Errno(rawValue: errno) }
+            try fd.close()
         } catch {
-            throw Failure(message: "\(path): \(error)")
+            _ = try? fd.close()
+            unlink(temporary)
+            throw Failure(message: "\(temporary): \(error)")
+        }
+        guard rename(temporary, path.string) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(path.string, code)
         }
     }
 }
@@ -66,15 +72,3 @@ import Glibc
 import Musl
 #endif
 
-private func getpidValue() -> Int32 { getpid() }
-
-/// Renames `from` over `to`. The corresponding C function is `rename`.
-private func renameFile(_ from: FilePath, _ to: FilePath) throws(Errno) {
-    let result = from.withPlatformString { f in to.withPlatformString { t in rename(f, t) } }
-    if result != 0 { throw Errno(rawValue: errno) }
-}
-
-/// Removes a file. The corresponding C function is `unlink`.
-private func unlinkFile(_ path: FilePath) throws(Errno) {
-    if path.withPlatformString({ unlink($0) }) != 0 { throw Errno(rawValue: errno) }
-}

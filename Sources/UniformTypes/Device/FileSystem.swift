@@ -46,32 +46,27 @@ enum FileSystem {
             if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FileSystemError(path: current, errno: errno) }
         }
     }
-
-    /// Writes `bytes` to `path` atomically: a unique temporary file in the same folder, flushed,
-    /// then renamed over `path`. Two writers at once each rename a complete file; one wins.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileSystemError) {
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileSystemError(path: path, errno: errno) }
-        let temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 { if errno == EINTR { continue }; let e = errno; close(fd); unlink(temporary); throw FileSystemError(path: temporary, errno: e) }
-            written += n
-        }
-        fchmod(fd, 0o644)
-        guard fsync(fd) == 0, close(fd) == 0 else { let e = errno; unlink(temporary); throw FileSystemError(path: temporary, errno: e) }
-        guard rename(temporary, path) == 0 else { let e = errno; unlink(temporary); throw FileSystemError(path: path, errno: e) }
-    }
 }
 
 /// A failed file-system call.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// The path involved.
     public var path: String
-    /// The C `errno`.
-    public var errno: Int32
+    /// What the system said.
+    public var reason: String
+
+    /// From a C `errno`.
+    public init(path: String, errno: Int32) {
+        self.path = path
+        self.reason = String(cString: strerror(errno))
+    }
+
+    /// From a message that already names the path.
+    public init(_ message: String) {
+        self.path = ""
+        self.reason = message
+    }
+
     /// `PATH: reason`.
-    public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+    public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }

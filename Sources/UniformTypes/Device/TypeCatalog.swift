@@ -59,11 +59,6 @@ public enum RegistryStore {
         public var rebuilt = false
     }
 
-    /// The source files, in a fixed order.
-    public static func sources(root: DeviceRoot, catalog: String?) -> [String] {
-        (catalog.map(TypeCatalog.files(in:)) ?? []) + RegisteredApp.all(on: root).map(\.infoPlistPath)
-    }
-
     /// The fingerprint of the sources as a query checks them: the catalog files and the `Apps/` folder.
     public static func fingerprint(root: DeviceRoot, catalog: String?) -> [UInt8] {
         fingerprint(of: (catalog.map { [$0] + TypeCatalog.files(in: $0) } ?? []) + [root.appsDirectory])
@@ -104,7 +99,7 @@ public enum RegistryStore {
     public static func rebuild(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> (registry: TypeRegistry, report: BuildReport) {
         let (registry, image, report) = compile(root: root, catalog: catalog)
         try FileSystem.makeDirectories(root.path)
-        try FileSystem.writeAtomically(image, to: root.registryFile)
+        do { try FileContents.write(image, to: .init(root.registryFile)) } catch { throw FileSystemError(error.message) }
         return (registry, report)
     }
 
