@@ -95,10 +95,10 @@ import Testing
         #expect(try uti(root, ["for-extension", "contact"]).out == "com.example.person\n")
         // Registering another app changes Apps/: the next query rebuilds by itself.
         let other = root.appendingPathComponent("bundles/Notes.app")
-        try writeApp(other, id: "com.example.notes", types: [("com.example.note", ["public.plain-text"], ["note"])])
+        try writeApp(other, id: "com.example.notes", types: [("com.example.note", ["public.plain-text"], ["notebook-entry"])])
         let link = root.appendingPathComponent("Apps/com.example.notes")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: other)
-        #expect(try uti(root, ["for-extension", "note"]).out == "com.example.note\n")
+        #expect(try uti(root, ["for-extension", "notebook-entry"]).out == "com.example.note\n")
         // So does a catalog change (a device root's own UTIs/ folder replaces the built-in one).
         let catalog = root.appendingPathComponent("UTIs")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)

@@ -98,18 +98,19 @@ struct RegistryCompiler {
         }
         for (tagClass, table) in tables {
             tagIndex[tagClass] = table.keys.sorted().map { tag in
-                (tag, Self.ranked(table[tag]!, tag: tag, tagClass: tagClass, declarations: winners))
+                (tag, Self.ranked(table[tag]!, declarations: winners))
             }
         }
     }
 
-    /// Orders the types claiming one tag as macOS prefers them: public types first; then types
-    /// whose preferred (first) tag it is; then system over exported over imported; then identifier.
-    static func ranked(_ candidates: [TypeID], tag: String, tagClass: TagClass, declarations: [TypeDeclaration]) -> [TypeID] {
-        func key(_ id: TypeID) -> (Int, Int, Int, String) {
+    /// Orders the types claiming one tag as macOS answers: system over exported over imported; then
+    /// public types; then declaration order (catalog files in name order, each file top to bottom,
+    /// then apps by bundle identifier). macOS does not prefer a type because the tag is its first:
+    /// `mpkg` is `com.apple.installer-package-archive` (second tag) over the metapackage (first tag).
+    static func ranked(_ candidates: [TypeID], declarations: [TypeDeclaration]) -> [TypeID] {
+        func key(_ id: TypeID) -> (Int, Int, TypeID) {
             let d = declarations[Int(id)]
-            let position = d.tags[tagClass]?.firstIndex { tagClass.normalized($0) == tag } ?? Int.max
-            return (d.normalizedIdentifier.hasPrefix("public.") ? 0 : 1, position, -d.kind.rawValue, d.normalizedIdentifier)
+            return (-d.kind.rawValue, d.normalizedIdentifier.hasPrefix("public.") ? 0 : 1, id)
         }
         return candidates.sorted { key($0) < key($1) }
     }
