@@ -91,7 +91,8 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"]
+            dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HandlersTests",

@@ -1,0 +1,151 @@
+import Foundation
+import PropertyLists
+import TestHelpers
+import Testing
+import UniformTypes
+
+/// The system catalog in UTIs/: its size, its consistency, and the answers macOS gives for common
+/// extensions and MIME types (each expectation with its public source, in Fixtures/macos-answers.tsv).
+@Suite struct CatalogTests {
+    static let directory = TestSupport.packageRoot.appendingPathComponent("UTIs")
+
+    /// Every declaration with the catalog file it is in.
+    static let declarations: [(file: String, declaration: TypeDeclaration)] = {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
+        var result: [(String, TypeDeclaration)] = []
+        for file in files {
+            guard let plist = try? PropertyListReader.read(contentsOf: .init(directory.appendingPathComponent(file).path)).value else { continue }
+            var diagnostics: [DeclarationDiagnostic] = []
+            for d in TypeDeclaration.declarations(in: plist, source: file, asSystem: true, diagnostics: &diagnostics) { result.append((file, d)) }
+        }
+        return result
+    }()
+
+    /// The types nothing else is above: each one Apple declares without parents.
+    static let roots: Set<String> = [
+        "public.item", "public.content", "public.executable", "public.archive", "public.bookmark", "public.database",
+        "public.message", "public.to-do-item", "public.calendar-event", "public.contact", "public.stored-url",
+        "public.audiovisual-content-collection", "public.playlist", "public.haptics-content", "public.file-sharepoint",
+        "public.device", "public.display", "public.speaker", "com.apple.resolvable", "com.apple.live-photo",
+        "com.apple.pasteboard.promised-file-url", "com.apple.pasteboard.promised-file-content-type",
+        "com.apple.network-neighborhood", "com.apple.dot-mac", "com.apple.idisk", "com.apple.user-idisk", "com.apple.alert",
+        "com.apple.user", "com.apple.user-group", "com.apple.user-unknown", "com.apple.airdrop", "com.apple.bonjour",
+        "com.apple.notifications",
+    ]
+
+    /// Tags several system types claim, each an overlap macOS has too (listed in the sources of
+    /// docs/catalog.md); the first type is the one a lookup answers.
+    static let sharedTags: [String: [String]] = [
+        "ext:app": ["com.apple.application-bundle", "com.apple.application-file"],
+        "ext:key": ["com.apple.iwork.keynote.key", "com.apple.iwork.keynote.sffkey"],
+        "ext:kth": ["com.apple.iwork.keynote.kth", "com.apple.iwork.keynote.sffkth"],
+        "ext:mp4": ["public.mpeg-4", "public.mpeg-4-audio"],
+        "ext:mpg4": ["public.mpeg-4", "public.mpeg-4-audio"],
+        "ext:mpkg": ["com.apple.installer-package-archive", "com.apple.installer-meta-package"],
+        "ext:nmbtemplate": ["com.apple.iwork.numbers.template", "com.apple.iwork.numbers.sfftemplate"],
+        "ext:numbers": ["com.apple.iwork.numbers.numbers", "com.apple.iwork.numbers.sffnumbers"],
+        "ext:otc": ["public.opentype-collection-font", "org.oasis-open.opendocument.chart-template"],
+        "ext:otf": ["public.opentype-font", "org.oasis-open.opendocument.formula-template"],
+        "ext:pages": ["com.apple.iwork.pages.pages", "com.apple.iwork.pages.sffpages"],
+        "ext:pic": ["public.radiance", "com.apple.pict"],
+        "ext:pkg": ["com.apple.installer-package-archive", "com.apple.installer-package"],
+        "ext:pkpass": ["com.apple.pkpass", "com.apple.pkpass-data"],
+        "ext:plist": ["com.apple.property-list", "com.apple.xml-property-list", "com.apple.binary-property-list",
+                      "com.apple.ascii-property-list"],
+        "ext:smf": ["public.midi-audio", "org.openoffice.formula"],
+        "ext:template": ["com.apple.iwork.pages.template", "com.apple.iwork.pages.sfftemplate"],
+        "ext:xml": ["public.xml", "com.microsoft.word.wordml"],
+        "mime:application/msexcel": ["com.microsoft.excel.xls", "com.microsoft.excel.xlt", "com.microsoft.excel.xlw"],
+        "mime:application/mspowerpoint": ["com.microsoft.powerpoint.ppt", "com.microsoft.powerpoint.pot", "com.microsoft.powerpoint.pps"],
+        "mime:application/msword": ["com.microsoft.word.doc", "com.microsoft.word.dot"],
+        "mime:application/vnd.ms-excel": ["com.microsoft.excel.xls", "com.microsoft.excel.xlt", "com.microsoft.excel.xlw"],
+        "mime:application/vnd.ms-powerpoint": ["com.microsoft.powerpoint.ppt", "com.microsoft.powerpoint.pot", "com.microsoft.powerpoint.pps"],
+        "mime:application/x-msdownload": ["com.microsoft.windows-executable", "com.microsoft.windows-dynamic-link-library"],
+        "mime:audio/mp4a-latm": ["public.mpeg-4-audio", "public.mp4a-latm"],
+    ]
+
+    @Test func coversAtLeastSixHundredTypesWithValidUniqueIdentifiers() {
+        let ids = Self.declarations.map(\.declaration.identifier)
+        #expect(ids.count >= 600)
+        #expect(Set(ids.map { $0.lowercased() }).count == ids.count, "an identifier is declared twice")
+        for id in ids {
+            #expect(TypeIdentifierSyntax.isValid(id), "\(id)")
+            #expect(!id.lowercased().hasPrefix("dyn."), "\(id)")
+        }
+    }
+
+    @Test func eachFileHoldsOneDomain() {
+        for (file, d) in Self.declarations {
+            let labels = d.identifier.lowercased().split(separator: ".")
+            let domain = labels[0] == "public" ? "public" : labels.prefix(2).joined(separator: ".")
+            #expect(file == domain + ".plist", "\(d.identifier) is in \(file)")
+        }
+    }
+
+    @Test func everyParentIsDeclaredNothingCyclesAndEveryTypeReachesARoot() throws {
+        let registry = TestCatalog.real.registry()
+        #expect(registry.diagnostics.isEmpty, "\(registry.diagnostics)")
+        let declared = Set(Self.declarations.map { $0.declaration.identifier.lowercased() })
+        for (_, d) in Self.declarations {
+            for parent in d.conformsTo { #expect(declared.contains(parent.lowercased()), "\(d.identifier) → \(parent)") }
+            let type = try #require(UTType(d.identifier, in: registry))
+            let above = Set(([type] + type.supertypes).map { $0.identifier.lowercased() })
+            #expect(!above.isDisjoint(with: Self.roots), "\(d.identifier) reaches no root")
+            if d.conformsTo.isEmpty { #expect(Self.roots.contains(d.identifier.lowercased()), "\(d.identifier) is a new root") }
+        }
+    }
+
+    @Test func sharedTagsAreExactlyTheOverlapsMacOSHas() {
+        var claims: [String: [String]] = [:]
+        for (_, d) in Self.declarations {
+            for (tagClass, tags) in d.tags where tagClass == .filenameExtension || tagClass == .mimeType {
+                for tag in tags {
+                    let key = (tagClass == .filenameExtension ? "ext:" : "mime:") + tagClass.normalized(tag)
+                    claims[key, default: []].append(d.identifier.lowercased())
+                }
+            }
+        }
+        let shared = claims.filter { $0.value.count > 1 }
+        #expect(Set(shared.keys) == Set(Self.sharedTags.keys))
+        let registry = TestCatalog.real.registry()
+        for (key, expected) in Self.sharedTags {
+            let tagClass: TagClass = key.hasPrefix("ext:") ? .filenameExtension : .mimeType
+            let tag = String(key.drop { $0 != ":" }.dropFirst())
+            let ranked = UTType.types(tag: tag, tagClass: tagClass, conformingTo: nil, in: registry).map { $0.identifier.lowercased() }
+            #expect(ranked == expected, "\(key)")
+        }
+    }
+
+    struct Answer: Sendable, CustomTestStringConvertible {
+        var tagClass: TagClass, tag: String, expected: String, source: String
+        var testDescription: String { "\(tag) → \(expected) [\(source)]" }
+    }
+
+    static let answers: [Answer] = {
+        let url = TestSupport.packageRoot.appendingPathComponent("Tests/UniformTypesTests/Fixtures/macos-answers.tsv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 4 else { return nil }
+            return Answer(tagClass: f[0] == "ext" ? .filenameExtension : .mimeType, tag: f[1], expected: f[2], source: f[3])
+        }
+    }()
+
+    @Test func theFixtureIsThere() { #expect(Self.answers.count > 300) }
+
+    /// Looked up without a conformance constraint beyond `public.item`, as `mdls` and
+    /// `UTTypeCreatePreferredIdentifierForTag(…, nil)` answer (the listings were made that way).
+    @Test(arguments: answers)
+    func answersAsMacOS(_ answer: Answer) throws {
+        let registry = Self.registry
+        let item = try #require(UTType("public.item", in: registry))
+        let type = try #require(UTType(tag: answer.tag, tagClass: answer.tagClass, conformingTo: item, in: registry))
+        if answer.expected == "dynamic" {
+            #expect(type.isDynamic)
+        } else {
+            #expect(type.identifier.lowercased() == answer.expected.lowercased())
+        }
+    }
+
+    static let registry = TestCatalog.real.registry()
+}
