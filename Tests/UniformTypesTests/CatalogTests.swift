@@ -149,3 +149,43 @@ import UniformTypes
 
     static let registry = TestCatalog.real.registry()
 }
+
+/// MIME aliases of the shared MIME database: a name resolves like its alias when only one is declared.
+@Suite struct MIMEAliasTests {
+    @Test func anAliasFindsWhatItsOtherNameFinds() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let file = dir.appendingPathComponent("aliases").path
+        try Data("application/x-person-old application/x-person\ntext/x-c text/x-csrc\napplication/x-gtar application/x-tar\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let aliases = MIMEAliases.load(from: [file])
+        #expect(aliases.pairs.count == 3)
+        var diagnostics: [DeclarationDiagnostic] = []
+        let plist = PropertyList.dictionary(["UTExportedTypeDeclarations": .array([
+            TestCatalog.type("public.item", []), TestCatalog.type("public.data", ["public.item"]),
+            TestCatalog.type("com.example.person", ["public.data"], mime: ["application/x-person"]),
+            TestCatalog.type("com.example.c", ["public.data"], mime: ["text/x-c"]),
+            TestCatalog.type("com.example.gtar", ["public.data"], mime: ["application/x-gtar"]),
+            TestCatalog.type("com.example.tar", ["public.data"], mime: ["application/x-tar"]),
+        ])])
+        let declarations = TypeDeclaration.declarations(in: plist, source: "catalog", asSystem: true, diagnostics: &diagnostics)
+        let registry = TypeRegistry(declarations: declarations, mimeAliases: aliases)
+        #expect(UTType(mimeType: "application/x-person-old", in: registry)?.identifier == "com.example.person")
+        #expect(UTType(mimeType: "text/x-csrc", in: registry)?.identifier == "com.example.c")
+        // Both names declared by different types: each keeps its own.
+        #expect(UTType(mimeType: "application/x-gtar", in: registry)?.identifier == "com.example.gtar")
+        #expect(UTType(mimeType: "application/x-tar", in: registry)?.identifier == "com.example.tar")
+        // The alias is not a declared tag of the type.
+        #expect(UTType("com.example.person", in: registry)?.tags[.mimeType] == ["application/x-person"])
+        let plain = TypeRegistry(declarations: declarations)
+        #expect(UTType(mimeType: "application/x-person-old", in: plain)?.isDynamic == true)
+    }
+
+    /// Against this machine's shared MIME database (the shared-mime-info package).
+    @Test func theSystemDatabaseIsUsedByUti() throws {
+        try #require(!MIMEAliases.files().isEmpty, "shared-mime-info is not installed")
+        let root = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.run(TestSupport.uti, ["--root", root.path, "for-mime", "application/x-java-archive",
+                                                        "application/vnd.apple.pages", "application/acrobat", "application/x-gtar"])
+        #expect(run.out == "com.sun.java-archive\ncom.apple.iWork.Pages.sffpages\ncom.adobe.pdf\norg.gnu.gnu-tar-archive\n")
+    }
+}

@@ -40,10 +40,11 @@ public enum TypeCatalog {
 /// built from the sources as they are now, and rebuilds it otherwise.
 ///
 /// What "as they are now" checks, on every query: each catalog file (path, size, modification
-/// time, inode) and the `Apps/` folder (its modification time changes whenever an app is
-/// registered, unregistered or registered again). That is about ten `stat` calls whatever the
-/// number of apps; checking every registered Info.plist as well cost 3,000 `stat` calls and 7.8 ms
-/// per query with 1,000 apps here. So, as with `lsregister` on macOS, an edit to the Info.plist of
+/// time, inode), the `Apps/` folder (its modification time changes whenever an app is registered,
+/// unregistered or registered again) and the shared MIME database's alias files. That is one
+/// `stat` call per catalog file plus three (about sixty), whatever the number of apps; checking
+/// every registered Info.plist as well cost 3,000 `stat` calls and 7.8 ms per query with 1,000
+/// apps here. So, as with `lsregister` on macOS, an edit to the Info.plist of
 /// an app that is already registered is picked up when the app is registered again (which replaces
 /// its entry) or by `uti rebuild`.
 ///
@@ -59,9 +60,10 @@ public enum RegistryStore {
         public var rebuilt = false
     }
 
-    /// The fingerprint of the sources as a query checks them: the catalog files and the `Apps/` folder.
+    /// The fingerprint of the sources as a query checks them: the catalog files, the `Apps/` folder
+    /// and the shared MIME database's alias files.
     public static func fingerprint(root: DeviceRoot, catalog: String?) -> [UInt8] {
-        fingerprint(of: (catalog.map { [$0] + TypeCatalog.files(in: $0) } ?? []) + [root.appsDirectory])
+        fingerprint(of: (catalog.map { [$0] + TypeCatalog.files(in: $0) } ?? []) + [root.appsDirectory] + MIMEAliases.files())
     }
 
     static func fingerprint(of paths: [String]) -> [UInt8] {
@@ -127,7 +129,8 @@ public enum RegistryStore {
                 return d
             }
         }
-        let image = TypeRegistry.compiledImage(declarations: declarations, fingerprint: fingerprint)
+        let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files()),
+                                               fingerprint: fingerprint)
         // The image was just compiled from validated tables, so opening it cannot fail.
         return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), image, result)
     }

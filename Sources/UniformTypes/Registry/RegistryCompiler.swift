@@ -15,7 +15,7 @@ struct RegistryCompiler {
     var tagIndex: [TagClass: [(tag: String, candidates: [TypeID])]] = [:]
     var diagnostics: [RegistryDiagnostic] = []
 
-    init(declarations all: [TypeDeclaration]) {
+    init(declarations all: [TypeDeclaration], mimeAliases: MIMEAliases = .init()) {
         // 1. One winner per identifier.
         var groups: [String: [TypeDeclaration]] = [:]
         var order: [String] = []
@@ -95,6 +95,17 @@ struct RegistryCompiler {
                     tables[tagClass, default: [:]][key, default: []].append(TypeID(i))
                 }
             }
+        }
+        // A MIME alias finds what its other name finds, when only one of the two is declared.
+        if var mime = tables[.mimeType] {
+            for (alias, canonical) in mimeAliases.pairs {
+                switch (mime[alias], mime[canonical]) {
+                case (let found?, nil): mime[canonical] = found
+                case (nil, let found?): mime[alias] = found
+                default: break
+                }
+            }
+            tables[.mimeType] = mime
         }
         for (tagClass, table) in tables {
             tagIndex[tagClass] = table.keys.sorted().map { tag in

@@ -31,14 +31,14 @@ public final class TypeRegistry: Sendable {
     public let publicData: TypeID?
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
-    public convenience init(declarations: [TypeDeclaration], fingerprint: [UInt8] = []) {
-        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations), fingerprint: fingerprint)
+    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = []) {
+        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases), fingerprint: fingerprint)
         try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
     /// The image bytes of a registry built from `declarations`, for writing to a registry file.
-    public static func compiledImage(declarations: [TypeDeclaration], fingerprint: [UInt8]) -> [UInt8] {
-        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations), fingerprint: fingerprint)
+    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8]) -> [UInt8] {
+        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases), fingerprint: fingerprint)
     }
 
     /// Maps a registry file.
