@@ -155,10 +155,11 @@ import UniformTypes
     @Test func anAliasFindsWhatItsOtherNameFinds() throws {
         let dir = try TestSupport.temporaryDirectory()
         let file = dir.appendingPathComponent("aliases").path
-        try Data("application/x-person-old application/x-person\ntext/x-c text/x-csrc\napplication/x-gtar application/x-tar\n".utf8)
+        try Data(("application/x-person-old application/x-person\ntext/x-c text/x-csrc\napplication/x-gtar application/x-tar\n"
+                  + "video/x-one audio/x-both\nvideo/x-two audio/x-both\n").utf8)
             .write(to: URL(fileURLWithPath: file))
         let aliases = MIMEAliases.load(from: [file])
-        #expect(aliases.pairs.count == 3)
+        #expect(aliases.pairs.count == 5)
         var diagnostics: [DeclarationDiagnostic] = []
         let plist = PropertyList.dictionary(["UTExportedTypeDeclarations": .array([
             TestCatalog.type("public.item", []), TestCatalog.type("public.data", ["public.item"]),
@@ -166,6 +167,8 @@ import UniformTypes
             TestCatalog.type("com.example.c", ["public.data"], mime: ["text/x-c"]),
             TestCatalog.type("com.example.gtar", ["public.data"], mime: ["application/x-gtar"]),
             TestCatalog.type("com.example.tar", ["public.data"], mime: ["application/x-tar"]),
+            TestCatalog.type("com.example.one", ["public.data"], mime: ["video/x-one"]),
+            TestCatalog.type("com.example.two", ["public.data"], mime: ["video/x-two"]),
         ])])
         let declarations = TypeDeclaration.declarations(in: plist, source: "catalog", asSystem: true, diagnostics: &diagnostics)
         let registry = TypeRegistry(declarations: declarations, mimeAliases: aliases)
@@ -174,6 +177,8 @@ import UniformTypes
         // Both names declared by different types: each keeps its own.
         #expect(UTType(mimeType: "application/x-gtar", in: registry)?.identifier == "com.example.gtar")
         #expect(UTType(mimeType: "application/x-tar", in: registry)?.identifier == "com.example.tar")
+        // A canonical name two declared aliases of different types stand for stays unresolved.
+        #expect(UTType(mimeType: "audio/x-both", in: registry)?.isDynamic == true)
         // The alias is not a declared tag of the type.
         #expect(UTType("com.example.person", in: registry)?.tags[.mimeType] == ["application/x-person"])
         let plain = TypeRegistry(declarations: declarations)
@@ -187,5 +192,14 @@ import UniformTypes
         let run = try TestSupport.run(TestSupport.uti, ["--root", root.path, "for-mime", "application/x-java-archive",
                                                         "application/vnd.apple.pages", "application/acrobat", "application/x-gtar"])
         #expect(run.out == "com.sun.java-archive\ncom.apple.iWork.Pages.sffpages\ncom.adobe.pdf\norg.gnu.gnu-tar-archive\n")
+    }
+}
+
+/// docs/catalog.md is generated from UTIs/ and the shared MIME database by scripts/catalog-doc.
+@Suite struct CatalogPageTests {
+    @Test func thePageIsCurrent() throws {
+        let script = TestSupport.packageRoot.appendingPathComponent("scripts/catalog-doc").path
+        let run = try TestSupport.run("/usr/bin/env", ["python3", script, "--check", "--uti", TestSupport.uti])
+        #expect(run.status == 0, "\(run.stderr)")
     }
 }

@@ -96,15 +96,20 @@ struct RegistryCompiler {
                 }
             }
         }
-        // A MIME alias finds what its other name finds, when only one of the two is declared.
-        if var mime = tables[.mimeType] {
+        // A MIME alias finds what its other name finds, when only one of the two is declared. A
+        // canonical name several declared aliases stand for is resolved only when they agree.
+        if let declared = tables[.mimeType] {
+            var mime = declared
+            var viaAliases: [String: [TypeID]] = [:]
+            var ambiguous: Set<String> = []
             for (alias, canonical) in mimeAliases.pairs {
-                switch (mime[alias], mime[canonical]) {
-                case (let found?, nil): mime[canonical] = found
-                case (nil, let found?): mime[alias] = found
-                default: break
+                if declared[alias] == nil, let found = declared[canonical] { mime[alias] = found }
+                if declared[canonical] == nil, let found = declared[alias] {
+                    if let earlier = viaAliases[canonical], earlier != found { ambiguous.insert(canonical) }
+                    viaAliases[canonical] = found
                 }
             }
+            for (canonical, found) in viaAliases where !ambiguous.contains(canonical) { mime[canonical] = found }
             tables[.mimeType] = mime
         }
         for (tagClass, table) in tables {
