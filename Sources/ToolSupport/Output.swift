@@ -9,11 +9,24 @@ import Musl
 /// command-line tools.
 public enum Output {
     /// Writes `s` to standard output.
-    public static func text(_ s: String) { _ = try? FileDescriptor.standardOutput.writeAll(s.utf8) }
+    public static func text(_ s: String) { write(s, to: .standardOutput) }
     /// Writes `s` and a newline to standard output.
     public static func line(_ s: String) { text(s + "\n") }
     /// Writes `s` and a newline to standard error.
-    public static func error(_ s: String) { _ = try? FileDescriptor.standardError.writeAll((s + "\n").utf8) }
+    public static func error(_ s: String) { write(s + "\n", to: .standardError) }
+
+    /// Writes every byte, retrying short writes. (The buffer form of `write`: the generic
+    /// `writeAll(_:)` instantiates type metadata at run time, a measurable part of a query process.)
+    private static func write(_ s: String, to descriptor: FileDescriptor) {
+        var s = s
+        s.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while !rest.isEmpty {
+                guard let written = try? descriptor.write(rest), written > 0 else { return }
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        }
+    }
 }
 
 /// Number text for tools.
@@ -28,3 +41,19 @@ public enum NumberText {
     }
 }
 
+
+/// The command-line arguments, read from `argv` directly.
+public enum ProcessArguments {
+    /// The arguments after the program name. (`CommandLine.arguments` builds its array through a
+    /// generic path that instantiates type metadata at run time; a query process notices.)
+    public static func afterProgramName() -> ArraySlice<String> {
+        var result: [String] = []
+        result.reserveCapacity(Int(CommandLine.argc))
+        var index = 1
+        while index < Int(CommandLine.argc) {
+            if let pointer = CommandLine.unsafeArgv[index] { result.append(String(cString: pointer)) }
+            index += 1
+        }
+        return result[...]
+    }
+}

@@ -6,7 +6,7 @@ import Musl
 #endif
 // `plutil`: check, print, convert and edit property lists, compatible with Apple's tool.
 do {
-    let invocation = try PlutilInvocation.parse(CommandLine.arguments.dropFirst())
+    let invocation = try PlutilInvocation.parse(ProcessArguments.afterProgramName())
     if case .help = invocation.verb {
         Output.text(usage)
         exit(0)

@@ -7,7 +7,7 @@ import Musl
 #endif
 
 do {
-    let invocation = try UtiInvocation.parse(CommandLine.arguments.dropFirst())
+    let invocation = try UtiInvocation.parse(ProcessArguments.afterProgramName())
     exit(try UtiCommands(invocation).run())
 } catch let error as UtiInvocation.UsageError {
     Output.error("uti: \(error.message)")

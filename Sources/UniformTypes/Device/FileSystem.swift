@@ -13,6 +13,14 @@ enum FileSystem {
         return stat(path, &info) == 0 ? info : nil
     }
 
+    /// File status of `name` inside an open directory, following links. The corresponding C
+    /// function is `fstatat`; resolving names relative to one descriptor skips the walk down the
+    /// directory's path for each file.
+    static func status(_ name: String, in directory: Int32) -> stat? {
+        var info = stat()
+        return fstatat(directory, name, &info, 0) == 0 ? info : nil
+    }
+
     static func isRegularFile(_ path: String) -> Bool {
         guard let info = status(path) else { return false }
         return info.st_mode & S_IFMT == S_IFREG

@@ -63,22 +63,36 @@ public enum RegistryStore {
     /// The fingerprint of the sources as a query checks them: the catalog files, the `Apps/` folder
     /// and the shared MIME database's alias files.
     public static func fingerprint(root: DeviceRoot, catalog: String?) -> [UInt8] {
-        fingerprint(of: (catalog.map { [$0] + TypeCatalog.files(in: $0) } ?? []) + [root.appsDirectory] + MIMEAliases.files())
+        var out: [UInt8] = []
+        if let catalog {
+            append(catalog, FileSystem.status(catalog), to: &out)
+            let directory = Glibc.open(catalog, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directory >= 0 {
+                defer { Glibc.close(directory) }
+                for name in FileSystem.entries(of: catalog).filter({ $0.hasSuffix(".plist") }).sorted() {
+                    append(catalog + "/" + name, FileSystem.status(name, in: directory), to: &out)
+                }
+            }
+        }
+        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.status(path), to: &out) }
+        return out
     }
 
     static func fingerprint(of paths: [String]) -> [UInt8] {
         var out: [UInt8] = []
-        for path in paths {
-            out += path.utf8
-            out.append(0)
-            if let info = FileSystem.status(path) {
-                for value in [UInt64(info.st_size), UInt64(info.st_mtim.tv_sec), UInt64(info.st_mtim.tv_nsec), UInt64(info.st_ino)] {
-                    withUnsafeBytes(of: value.littleEndian) { out += $0 }
-                }
-            }
-            out.append(0x0A)
-        }
+        for path in paths { append(path, FileSystem.status(path), to: &out) }
         return out
+    }
+
+    private static func append(_ path: String, _ info: stat?, to out: inout [UInt8]) {
+        out += path.utf8
+        out.append(0)
+        if let info {
+            for value in [UInt64(info.st_size), UInt64(info.st_mtim.tv_sec), UInt64(info.st_mtim.tv_nsec), UInt64(info.st_ino)] {
+                withUnsafeBytes(of: value.littleEndian) { out += $0 }
+            }
+        }
+        out.append(0x0A)
     }
 
     /// The registry for `root`, mapped from its file when current, else rebuilt and written.

@@ -32,7 +32,14 @@ public enum TypeIdentifierSyntax {
             default: return .invalidCharacter(Character(scalar), offset: offset)
             }
         }
-        if identifier.hasPrefix(".") || identifier.hasSuffix(".") || identifier.contains("..") { return .emptyLabel }
+        // Byte checks: `String.contains(_:)` pulls in string processing and costs a query process
+        // more than the whole lookup.
+        var previous: UInt8 = 0x2E
+        for byte in identifier.utf8 {
+            if byte == 0x2E && previous == 0x2E { return .emptyLabel }
+            previous = byte
+        }
+        if previous == 0x2E { return .emptyLabel }
         return nil
     }
 

@@ -27,6 +27,9 @@ public final class TypeRegistry: Sendable {
     private let sections: SectionTable
     /// How many types (declared, and parents nothing declares).
     public let typeCount: Int
+    /// The address of the closure rows, kept as an integer (a pointer is not `Sendable`) so the
+    /// inlined conformance test reaches them without going through the image storage.
+    @usableFromInline let closureRowsAddress: Int
     /// The number of `public.data`, the default constraint of extension and MIME lookups.
     public let publicData: TypeID?
 
@@ -80,6 +83,7 @@ public final class TypeRegistry: Sendable {
         poolCount = poolSection.count
         let data = u32(136)
         publicData = data > 0 && data <= typeCount ? TypeID(data - 1) : nil
+        closureRowsAddress = Int(bitPattern: image.base + sections[Layout.Section.closureRows.rawValue].offset)
         for s in [Layout.Section.identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable] {
             let capacity = sections[s.rawValue].count
             guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("hash table \(s) has size \(capacity)") }
@@ -178,10 +182,12 @@ public final class TypeRegistry: Sendable {
     /// Whether type `a` conforms to type `b` (reflexive and transitive).
     ///
     /// The hot path of every query: one range check, then a scan of the sorted supertypes.
+    /// Inlinable, so a caller's loop does not pay a call per test.
+    @inlinable
     public func conforms(_ a: TypeID, to b: TypeID) -> Bool {
         if a == b { return true }
         guard a >= 0, Int(a) < typeCount else { return false }
-        let row = (base + sections.closureRows.offset + 32 * Int(a)).assumingMemoryBound(to: UInt32.self)
+        let row = UnsafeRawPointer(bitPattern: closureRowsAddress + 32 * Int(a))!.assumingMemoryBound(to: UInt32.self)
         let n = Int(UInt32(littleEndian: row[0]))
         if n <= 7 {
             let target = UInt32(truncatingIfNeeded: b).littleEndian
@@ -192,7 +198,8 @@ public final class TypeRegistry: Sendable {
         return conformsByList(a, to: b)
     }
 
-    private func conformsByList(_ a: TypeID, to b: TypeID) -> Bool {
+    @usableFromInline
+    func conformsByList(_ a: TypeID, to b: TypeID) -> Bool {
         let start = record(a, 15), n = record(a, 16)
         guard start <= poolCount, n <= poolCount - start else { return false }
         let list = (base + poolOffset + 4 * start).assumingMemoryBound(to: UInt32.self)
@@ -281,8 +288,9 @@ public final class TypeRegistry: Sendable {
     /// The best declared type claiming `tag` (conforming to `constraint`, if given), without
     /// allocating: a short ASCII tag is lower-cased and hashed in one pass into a stack buffer.
     public func firstType(tag: String, tagClass: TagClass, conformingTo constraint: TypeID?) -> TypeID? {
-        var text = tag
-        let fast: TypeID?? = text.withUTF8 { raw -> TypeID?? in
+        // The string's own storage, read in place (a `var` copy and `withUTF8` cost a retain and a
+        // release per lookup); a bridged or lazy string takes the general path below.
+        let fast: TypeID??? = tag.utf8.withContiguousStorageIfAvailable { raw -> TypeID?? in
             guard raw.count <= 64 else { return .none }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> TypeID?? in
                 let lower = tagClass.isCaseInsensitive
@@ -303,7 +311,7 @@ public final class TypeRegistry: Sendable {
                 return .some(nil)
             }
         }
-        if let fast { return fast }
+        if let contiguous = fast, let answer = contiguous { return answer }
         return types(tag: tag, tagClass: tagClass, conformingTo: constraint).first
     }
 
