@@ -91,7 +91,10 @@ import UniformTypes
         #expect(UTType(filenameExtension: "tif", in: registry)?.preferredFilenameExtension == "tiff")
     }
 
-    @Test func sharedTagsPreferPublicAndPreferredTags() {                            // 8
+    @Test(arguments: TestCatalog.both)
+    func sharedTagsPreferPublicThenDeclarationOrder(_ catalog: TestCatalog.Under) {                // 8
+        let registry = catalog.registry()
+        func t(_ id: String) -> UTType { UTType(id, in: registry)! }
         #expect(UTType(filenameExtension: "mp4", in: registry)?.identifier == "public.mpeg-4")
         #expect(UTType(filenameExtension: "ts", in: registry)?.identifier == "public.mpeg-2-transport-stream")
         #expect(UTType.types(tag: "mp4", tagClass: .filenameExtension, conformingTo: nil, in: registry).map(\.identifier)

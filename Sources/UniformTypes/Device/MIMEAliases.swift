@@ -18,7 +18,20 @@ public struct MIMEAliases: Sendable {
     /// (default `/usr/local/share:/usr/share`), most important first.
     public static func files() -> [String] {
         let dirs = DeviceRoot.environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        return dirs.split(separator: ":").map { String($0) + "/mime/aliases" }.filter { FileSystem.status($0) != nil }
+        // Split by hand: every query runs this, and `split` would create an array of substrings,
+        // one more type to instantiate at run time.
+        var files: [String] = []
+        var start = dirs.startIndex
+        while start <= dirs.endIndex {
+            let end = dirs[start...].firstIndex(of: ":") ?? dirs.endIndex
+            if start < end {
+                let file = String(dirs[start..<end]) + "/mime/aliases"
+                if FileSystem.status(file) != nil { files.append(file) }
+            }
+            if end == dirs.endIndex { break }
+            start = dirs.index(after: end)
+        }
+        return files
     }
 
     /// Reads alias files; unreadable files and malformed lines are skipped (the database is an

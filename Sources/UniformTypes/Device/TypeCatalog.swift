@@ -16,16 +16,18 @@ public enum TypeCatalog {
     public static func directory(for root: DeviceRoot) -> String? {
         if let env = DeviceRoot.environment(environmentVariable), !env.isEmpty { return env }
         if FileSystem.isDirectory(root.catalogDirectory) { return root.catalogDirectory }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        var dir = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Plain buffers and string slicing only: this runs in every query process, where each new
+        // array type costs a run-time metadata lookup.
+        let executable: String? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            let n = readlink("/proc/self/exe", buffer.baseAddress!, 4095)
+            return n > 0 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self) : nil
+        }
+        guard var dir = executable else { return nil }
         for _ in 0..<5 {
             guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { break }
             dir = String(dir[..<slash])
-            for candidate in [dir + "/UTIs", dir + "/share/document-interchange/UTIs"] where FileSystem.isDirectory(candidate) {
-                return candidate
-            }
+            if FileSystem.isDirectory(dir + "/UTIs") { return dir + "/UTIs" }
+            if FileSystem.isDirectory(dir + "/share/document-interchange/UTIs") { return dir + "/share/document-interchange/UTIs" }
         }
         return nil
     }

@@ -57,7 +57,7 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.allCases.count else {
+        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.closureRows.rawValue + 1 else {
             throw .otherVersion(UInt32(u32(8)))
         }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -65,29 +65,37 @@ public final class TypeRegistry: Sendable {
         let stored = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
         let body = UnsafeRawBufferPointer(start: image.base + Layout.headerSize, count: size - Layout.headerSize)
         guard Layout.checksum(body) == stored else { throw .damaged("checksum mismatch") }
-        var sections: [(offset: Int, count: Int)] = []
-        for (i, section) in Layout.Section.allCases.enumerated() {
-            let offset = u32(32 + 8 * i), count = u32(36 + 8 * i)
-            if section == .diagnostics { sections.append((offset, count)); continue }
-            guard offset >= Layout.headerSize, offset % 4 == 0, count * section.elementSize <= size - offset else {
-                throw .damaged("section \(section) lies outside the file")
+        // Validated and unpacked without an intermediate array: each distinct array type a query
+        // process creates costs a run-time metadata lookup.
+        let sectionCount = u32(144)
+        var index = 0
+        while index < sectionCount {
+            guard let section = Layout.Section(rawValue: index) else { throw .otherVersion(UInt32(u32(8))) }
+            let offset = u32(32 + 8 * index), count = u32(36 + 8 * index)
+            if section != .diagnostics {
+                guard offset >= Layout.headerSize, offset % 4 == 0, count * section.elementSize <= size - offset else {
+                    throw .damaged("section \(section) lies outside the file")
+                }
             }
-            sections.append((offset, count))
+            index += 1
         }
-        self.sections = SectionTable(sections)
+        let sections = SectionTable { i in (u32(32 + 8 * i), u32(36 + 8 * i)) }
+        self.sections = sections
         typeCount = u32(12)
-        guard typeCount == sections[Layout.Section.types.rawValue].count,
-              typeCount == sections[Layout.Section.closureRows.rawValue].count else { throw .damaged("type count disagrees") }
-        let poolSection = sections[Layout.Section.pool.rawValue]
-        poolOffset = poolSection.offset
-        poolCount = poolSection.count
+        guard typeCount == sections.types.count, typeCount == sections.closureRows.count else { throw .damaged("type count disagrees") }
+        poolOffset = sections.pool.offset
+        poolCount = sections.pool.count
         let data = u32(136)
         publicData = data > 0 && data <= typeCount ? TypeID(data - 1) : nil
-        closureRowsAddress = Int(bitPattern: image.base + sections[Layout.Section.closureRows.rawValue].offset)
-        for s in [Layout.Section.identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable] {
-            let capacity = sections[s.rawValue].count
-            guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("hash table \(s) has size \(capacity)") }
+        closureRowsAddress = Int(bitPattern: image.base + sections.closureRows.offset)
+        func checkTable(_ name: String, _ capacity: Int) throws(RegistryFileError) {
+            guard capacity > 0, capacity & (capacity - 1) == 0 else { throw .damaged("\(name) hash table has size \(capacity)") }
         }
+        try checkTable("identifier", sections.identifierTable.count)
+        try checkTable("extension", sections.extensionTable.count)
+        try checkTable("MIME", sections.mimeTable.count)
+        try checkTable("OSType", sections.osTypeTable.count)
+        try checkTable("pasteboard", sections.pasteboardTable.count)
 
     }
 
@@ -352,10 +360,11 @@ public final class TypeRegistry: Sendable {
 struct SectionTable: Sendable {
     let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows: (offset: Int, count: Int)
 
-    init(_ list: [(offset: Int, count: Int)]) {
-        (strings, types, pool, identifierTable, extensionTable) = (list[0], list[1], list[2], list[3], list[4])
-        (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (list[5], list[6], list[7], list[8], list[9])
-        closureRows = list[10]
+    /// Unpacks the sections in `RegistryImageLayout.Section` order from `read(index)`.
+    init(_ read: (Int) -> (offset: Int, count: Int)) {
+        (strings, types, pool, identifierTable, extensionTable) = (read(0), read(1), read(2), read(3), read(4))
+        (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (read(5), read(6), read(7), read(8), read(9))
+        closureRows = read(10)
     }
 
     @inline(__always)
