@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
+        .executable(name: "openin", targets: ["openin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -44,9 +45,12 @@ let package = Package(
             name: "UniformTypes",
             dependencies: ["PropertyLists"]
         ),
+        .target(name: "CSystemShims"),
         .target(
             name: "Handlers",
-            dependencies: ["UniformTypes", "PropertyLists"]
+            dependencies: ["UniformTypes", "PropertyLists", "CSystemShims",
+                           .product(name: "OrderedCollections", package: "swift-collections"),
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "ToolSupport",
@@ -55,6 +59,12 @@ let package = Package(
         .executableTarget(
             name: "uti",
             dependencies: ["UniformTypes", "PropertyLists", "ToolSupport"],
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "openin",
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
             linkerSettings: staticExecutable
         ),
         .executableTarget(

@@ -14,6 +14,8 @@ public enum Output {
     public static func line(_ s: String) { text(s + "\n") }
     /// Writes `s` and a newline to standard error.
     public static func error(_ s: String) { write(s + "\n", to: .standardError) }
+    /// Writes `s` to standard error as it is (progress lines).
+    public static func errorText(_ s: String) { write(s, to: .standardError) }
 
     /// Writes every byte, retrying short writes. (The buffer form of `write`: the generic
     /// `writeAll(_:)` instantiates type metadata at run time, a measurable part of a query process.)

@@ -4,6 +4,8 @@ import UniformTypes
 public struct HandlerCandidate: Sendable, Hashable {
     /// The app's bundle identifier.
     public var bundleIdentifier: String
+    /// The app's name (`CFBundleDisplayName` or `CFBundleName`), the last key of the order.
+    public var appName: String
     /// The claim that made it eligible.
     public var claim: DocumentTypeClaim
     /// The type the claim names that the document conforms to (or the legacy tag that matched).
@@ -33,9 +35,10 @@ public struct HandlerCandidate: Sendable, Hashable {
 /// that claims a type the document conforms to (through `LSItemContentTypes`, or, only when that key
 /// is absent, the legacy extensions and MIME types; `*` matches anything).
 ///
-/// Order: the user's default first; then specific claims before wildcard claims (`public.item`,
-/// `public.data`, `public.content`); then rank Owner, Default, Alternate; then conformance distance
-/// (exact type first); then Editor before Viewer; then bundle identifier.
+/// Order: the user's default for the type or its nearest supertype first; then specific claims
+/// before wildcard claims (`public.item`, `public.data`, `public.content`, `*`); then rank Owner,
+/// Default (also when absent), Alternate; then conformance distance (exact type first); then Editor
+/// before Viewer; then app name (ignoring case); then bundle identifier.
 public struct HandlerRanking: Sendable {
     /// The types wildcard claims name.
     public static let wildcardTypes: Set<String> = ["public.item", "public.data", "public.content"]
@@ -45,6 +48,10 @@ public struct HandlerRanking: Sendable {
 
     /// Creates a ranking over `registry`.
     public init(registry: TypeRegistry) { self.registry = registry }
+
+    /// Distances from `type` to each of its supertypes (normalized identifiers), breadth-first over
+    /// the declared parents; the type itself is at 0.
+    public func distancesFromType(_ type: UTType) -> [String: Int] { distances(from: type) }
 
     /// Distances from `type` to each of its supertypes: breadth-first over the declared parents.
     func distances(from type: UTType) -> [String: Int] {
@@ -72,35 +79,49 @@ public struct HandlerRanking: Sendable {
     public func rank(type: UTType, fileName: String?, mimeType: String? = nil,
                      apps: [(bundleIdentifier: String, claims: [DocumentTypeClaim])],
                      userDefaults: [String: String] = [:]) -> [HandlerCandidate] {
+        let index = HandlerIndex(apps: apps.map { (bundleIdentifier: $0.bundleIdentifier, name: $0.bundleIdentifier, claims: $0.claims) })
+        return rank(type: type, fileName: fileName, mimeType: mimeType, index: index, userDefaults: userDefaults)
+    }
+
+    /// The same over a prepared index: looks up only the claims of the document's type and its
+    /// supertypes (and the legacy claims), so the cost does not grow with the number of apps.
+    public func rank(type: UTType, fileName: String?, mimeType: String? = nil, index: HandlerIndex,
+                     userDefaults: [String: String] = [:]) -> [HandlerCandidate] {
         let distance = distances(from: type)
         // The user's default for the type or its nearest supertype.
         let defaultApp = userDefaults.compactMap { entry -> (String, Int)? in
             distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.value, $0) }
         }.min { $0.1 < $1.1 }?.0
         let ext = fileName.flatMap(FileTypeDetector.filenameExtension(of:))?.lowercased()
-        var best: [String: HandlerCandidate] = [:]
-        for app in apps {
-            for claim in app.claims where claim.role.opensDocuments && claim.rank != .none {
-                var matches: [(claimed: String, distance: Int, wildcard: Bool)] = []
-                if !claim.contentTypes.isEmpty {
-                    for id in claim.contentTypes {
-                        if let d = distance[TypeIdentifierSyntax.normalized(id)] {
-                            matches.append((id, d, Self.wildcardTypes.contains(TypeIdentifierSyntax.normalized(id))))
-                        }
-                    }
-                } else {
-                    for e in claim.extensions where e == "*" || e.lowercased() == ext { matches.append((e == "*" ? "*" : "extension \(e)", 0, e == "*")) }
-                    for m in claim.mimeTypes where m == "*" || m.lowercased() == mimeType?.lowercased() || m.lowercased() == type.preferredMIMEType?.lowercased() {
-                        matches.append((m == "*" ? "*" : "MIME type \(m)", 0, m == "*"))
-                    }
-                }
-                guard let match = matches.min(by: { ($0.wildcard ? 1 : 0, $0.distance) < ($1.wildcard ? 1 : 0, $1.distance) }) else { continue }
-                let candidate = HandlerCandidate(bundleIdentifier: app.bundleIdentifier, claim: claim, claimedType: match.claimed,
-                                                 distance: match.distance, isWildcard: match.wildcard,
-                                                 isUserDefault: app.bundleIdentifier == defaultApp)
-                if let existing = best[app.bundleIdentifier], !Self.precedes(candidate, existing) { continue }
-                best[app.bundleIdentifier] = candidate
+        var best: [Int: HandlerCandidate] = [:]
+        func offer(_ app: Int, _ claim: DocumentTypeClaim, claimed: String, distance: Int, wildcard: Bool) {
+            let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
+                                             claim: claim, claimedType: claimed, distance: distance, isWildcard: wildcard,
+                                             isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
+            if let existing = best[app], !Self.precedes(candidate, existing) { return }
+            best[app] = candidate
+        }
+        for (type, d) in distance {
+            for entry in index.claimsByType[type] ?? [] {
+                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: d,
+                      wildcard: Self.wildcardTypes.contains(type))
             }
+        }
+        let mime = mimeType?.lowercased(), preferredMIME = type.preferredMIMEType?.lowercased()
+        for entry in index.legacyClaims {
+            let claim = index.apps[entry.app].claims[entry.claim]
+            var match: (String, Bool)?
+            for e in claim.extensions where e == "*" || e.lowercased() == ext {
+                if e != "*" { match = ("extension \(e)", false); break }
+                match = match ?? ("*", true)
+            }
+            if match == nil || match!.1 {
+                for m in claim.mimeTypes where m == "*" || m.lowercased() == mime || m.lowercased() == preferredMIME {
+                    if m != "*" { match = ("MIME type \(m)", false); break }
+                    match = match ?? ("*", true)
+                }
+            }
+            if let (claimed, wildcard) = match { offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard) }
         }
         return best.values.sorted(by: Self.precedes)
     }
@@ -108,8 +129,51 @@ public struct HandlerRanking: Sendable {
     /// The documented order.
     static func precedes(_ a: HandlerCandidate, _ b: HandlerCandidate) -> Bool {
         func key(_ c: HandlerCandidate) -> (Int, Int, Int, Int, Int, String) {
-            (c.isUserDefault ? 0 : 1, c.isWildcard ? 1 : 0, c.claim.rank.order, c.distance, c.claim.role == .editor ? 0 : 1, c.bundleIdentifier)
+            (c.isUserDefault ? 0 : 1, c.isWildcard ? 1 : 0, c.claim.rank.order, c.distance, c.claim.role == .editor ? 0 : 1,
+             c.appName.lowercased())
         }
-        return key(a) < key(b)
+        let (ka, kb) = (key(a), key(b))
+        return ka != kb ? ka < kb : a.bundleIdentifier < b.bundleIdentifier
+    }
+}
+
+/// The claims of many apps arranged for ranking: content-type claims by the (normalized) type they
+/// name, legacy extension/MIME claims in a list. Only claims that can open documents (role Editor
+/// or Viewer, rank other than None) are kept.
+public struct HandlerIndex: Sendable {
+    /// An app as the index keeps it.
+    public struct App: Sendable {
+        public var bundleIdentifier: String
+        public var name: String
+        public var claims: [DocumentTypeClaim]
+    }
+    /// The apps, in the order given.
+    public let apps: [App]
+    /// Normalized type identifier → the apps and claims that name it (with the claim's spelling).
+    let claimsByType: [String: [(app: Int, claim: Int, spelling: String)]]
+    /// Claims without `LSItemContentTypes`.
+    let legacyClaims: [(app: Int, claim: Int)]
+
+    /// Indexes `apps`.
+    public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])]) {
+        self.apps = apps.map { App(bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) }
+        var byType: [String: [(app: Int, claim: Int, spelling: String)]] = [:]
+        var legacy: [(app: Int, claim: Int)] = []
+        for (a, app) in apps.enumerated() {
+            for (c, claim) in app.claims.enumerated() where claim.role.opensDocuments && claim.rank != .none {
+                if claim.contentTypes.isEmpty {
+                    legacy.append((a, c))
+                } else {
+                    for id in claim.contentTypes { byType[TypeIdentifierSyntax.normalized(id), default: []].append((a, c, id)) }
+                }
+            }
+        }
+        claimsByType = byType
+        legacyClaims = legacy
+    }
+
+    /// Indexes app bundles.
+    public init(bundles: [AppBundle]) {
+        self.init(apps: bundles.map { (bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) })
     }
 }

@@ -1,0 +1,1 @@
+// See include/CSystemShims.h.

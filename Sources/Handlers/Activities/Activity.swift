@@ -1,0 +1,60 @@
+import UniformTypes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Something besides an app that can take the documents: a built-in action or an app's share
+/// extension. Built-ins appear only when they can work on this machine.
+public struct Activity: Sendable, Hashable {
+    /// What performs it.
+    public enum Kind: Sendable, Hashable {
+        /// Copies the documents into a folder the user names (`--destination`).
+        case copyToFolder
+        /// Saves the documents into the sender's working storage (its container's `Documents/`).
+        case saveToSender(String)
+        /// Prints with `lp`.
+        case print
+        /// Copies the one document to the clipboard with `wl-copy` or `xclip`.
+        case copyToClipboard(program: String)
+        /// Delivers to the app that declares the share extension, with the activity in the request.
+        case shareExtension(bundleIdentifier: String)
+    }
+
+    /// The activity type, for `--activity` and `--exclude`.
+    public var activityType: String
+    /// The name shown.
+    public var name: String
+    /// What performs it.
+    public var kind: Kind
+    /// Why it is offered.
+    public var reason: String
+
+    /// The built-in activity types.
+    public static let copyToFolderType = "copy-to-folder", saveToSenderType = "save-to-sender", printType = "print",
+                      copyToClipboardType = "copy-to-clipboard"
+
+    /// The built-ins that can work here for `count` documents sent by `sender` (a registered app or not).
+    public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool) -> [Activity] {
+        var result = [Activity(activityType: copyToFolderType, name: "Copy to Folder", kind: .copyToFolder,
+                               reason: "always available; needs --destination or a folder typed in the sheet")]
+        if senderIsRegistered {
+            result.append(Activity(activityType: saveToSenderType, name: "Save to \(sender)", kind: .saveToSender(sender),
+                                   reason: "the sender \(sender) is a registered app"))
+        }
+        if FileSystem.commandExists("lp") {
+            result.append(Activity(activityType: printType, name: "Print", kind: .print, reason: "lp is installed"))
+        }
+        if count == 1 {
+            if FileSystem.commandExists("wl-copy"), getenv("WAYLAND_DISPLAY") != nil {
+                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "wl-copy"),
+                                       reason: "wl-copy is installed and a Wayland display is set"))
+            } else if FileSystem.commandExists("xclip"), getenv("DISPLAY") != nil {
+                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "xclip"),
+                                       reason: "xclip is installed and an X display is set"))
+            }
+        }
+        return result
+    }
+}

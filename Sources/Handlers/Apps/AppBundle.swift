@@ -1,0 +1,74 @@
+import PropertyLists
+import UniformTypes
+
+/// A registered app as the chooser sees it: the Info.plist keys that decide what it opens, how it
+/// is named and how it is started.
+public struct AppBundle: Sendable, Hashable {
+    /// `CFBundleIdentifier` (the registration's name when the plist has none).
+    public var bundleIdentifier: String
+    /// `CFBundleDisplayName`, else `CFBundleName`, else the bundle identifier.
+    public var name: String
+    /// `CFBundleShortVersionString`.
+    public var shortVersion: String?
+    /// `CFBundleVersion`.
+    public var version: String?
+    /// `CFBundleDocumentTypes`.
+    public var claims: [DocumentTypeClaim]
+    /// The URL schemes of `CFBundleURLTypes` (`CFBundleURLSchemes`), lower-cased.
+    public var urlSchemes: [String]
+    /// `LSSupportsOpeningDocumentsInPlace`: the app opens the original, no copy is made.
+    public var opensDocumentsInPlace: Bool
+    /// How to start the app on Linux (``LaunchCommand/key``), when it declares one.
+    public var launchCommand: LaunchCommand?
+    /// Share extensions: the app's own `NSExtension` and those of `PlugIns/*.appex`.
+    public var shareExtensions: [ShareExtension]
+    /// The bundle folder (or the lone Info.plist) it was registered from.
+    public var path: String
+    /// Its Info.plist.
+    public var infoPlistPath: String
+
+    /// Reads a registered app's Info.plist (and its `PlugIns/*.appex` Info.plists).
+    /// - Throws: the reader's error when the Info.plist cannot be read.
+    public init(_ app: RegisteredApp) throws {
+        let plist = try PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value
+        self.init(plist: plist, path: app.path, infoPlistPath: app.infoPlistPath, fallbackIdentifier: app.name)
+        if FileSystem.isDirectoryPath(app.path + "/PlugIns") {
+            for entry in FileSystem.names(in: app.path + "/PlugIns").sorted() where entry.hasSuffix(".appex") {
+                let file = app.path + "/PlugIns/" + entry + "/Info.plist"
+                guard let extensionPlist = try? PropertyListReader.read(contentsOf: .init(file)).value,
+                      let share = ShareExtension(plist: extensionPlist, fallbackIdentifier: bundleIdentifier + "." + entry.dropLast(6))
+                else { continue }
+                shareExtensions.append(share)
+            }
+        }
+    }
+
+    /// Builds the model from an Info.plist value.
+    public init(plist: PropertyList, path: String = "", infoPlistPath: String = "", fallbackIdentifier: String = "") {
+        let root = PropertyListCursor(plist)
+        let identifier = root["CFBundleIdentifier"]?.value.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? fallbackIdentifier
+        bundleIdentifier = identifier
+        name = root["CFBundleDisplayName"]?.value.stringValue ?? root["CFBundleName"]?.value.stringValue ?? identifier
+        shortVersion = root["CFBundleShortVersionString"]?.value.stringValue
+        version = root["CFBundleVersion"]?.value.stringValue
+        claims = DocumentTypeClaim.claims(in: plist)
+        urlSchemes = ((try? root.array("CFBundleURLTypes")) ?? nil)?.flatMap { entry in
+            (((try? entry.stringOrArray("CFBundleURLSchemes")) ?? nil) ?? []).map { $0.lowercased() }
+        } ?? []
+        opensDocumentsInPlace = root["LSSupportsOpeningDocumentsInPlace"]?.value.boolValue ?? false
+        launchCommand = LaunchCommand(plist: plist)
+        shareExtensions = ShareExtension(plist: plist, fallbackIdentifier: identifier + ".share").map { [$0] } ?? []
+        self.path = path
+        self.infoPlistPath = infoPlistPath
+    }
+
+    /// Every app registered on `root`, in registration-name order; apps whose Info.plist cannot
+    /// be read are reported in `unreadable` and left out.
+    public static func all(on root: DeviceRoot) -> (apps: [AppBundle], unreadable: [(path: String, error: String)]) {
+        var apps: [AppBundle] = [], unreadable: [(String, String)] = []
+        for app in RegisteredApp.all(on: root) {
+            do { apps.append(try AppBundle(app)) } catch { unreadable.append((app.infoPlistPath, "\(error)")) }
+        }
+        return (apps, unreadable)
+    }
+}

@@ -1,0 +1,126 @@
+import Handlers
+import ToolSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The sheet on a terminal: apps and activities in separate sections, one row highlighted.
+/// Arrows (or j/k) move, PgUp/PgDn page, digits then Enter choose by number, Enter chooses the
+/// highlighted row, q, Esc or Ctrl-C cancel. The terminal is in non-canonical mode without echo
+/// or signals while the sheet is up, and restored however it ends.
+struct InteractiveSheet {
+    var sheet: Sheet
+    var rows: [SheetText.Row]
+
+    init(sheet: Sheet) {
+        self.sheet = sheet
+        rows = SheetText.rows(sheet)
+    }
+
+    /// The chosen row, or `nil` when cancelled.
+    func run() -> Int? {
+        var saved = termios()
+        guard tcgetattr(0, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in cc[Int(VMIN)] = 1; cc[Int(VTIME)] = 0 }
+        tcsetattr(0, TCSANOW, &raw)
+        defer {
+            tcsetattr(0, TCSANOW, &saved)
+            Output.text("\u{1B}[?25h")
+        }
+        Output.text("\u{1B}[?25l")
+        var selected = 0, typed = ""
+        while true {
+            draw(selected: selected, typed: typed)
+            guard let key = readKey() else { return nil }
+            switch key {
+            case .up: selected = max(0, selected - 1); typed = ""
+            case .down: selected = min(rows.count - 1, selected + 1); typed = ""
+            case .pageUp: selected = max(0, selected - pageSize); typed = ""
+            case .pageDown: selected = min(rows.count - 1, selected + pageSize); typed = ""
+            case .digit(let d):
+                typed += String(d)
+                if let n = Int(typed), n >= 1, n <= rows.count { selected = n - 1 }
+            case .backspace: typed = String(typed.dropLast())
+            case .enter:
+                Output.text("\u{1B}[H\u{1B}[2J")
+                if let n = Int(typed) { return n >= 1 && n <= rows.count ? n - 1 : nil }
+                return selected
+            case .cancel:
+                Output.text("\u{1B}[H\u{1B}[2J")
+                return nil
+            case .other: break
+            }
+        }
+    }
+
+    var pageSize: Int {
+        var size = winsize()
+        let height = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 ? Int(size.ws_row) : 24
+        return max(3, height - sheet.documents.count - 7)
+    }
+
+    func draw(selected: Int, typed: String) {
+        var out = "\u{1B}[H\u{1B}[2J"
+        for line in SheetText.documentLines(sheet) { out += line + "\r\n" }
+        let page = selected / pageSize, pages = (rows.count + pageSize - 1) / max(pageSize, 1)
+        let first = page * pageSize, last = min(rows.count, first + pageSize)
+        var section = ""
+        for i in first..<max(first, last) {
+            let (kind, text): (String, String)
+            switch rows[i] {
+            case .app(let entry): (kind, text) = ("Open in", "\(entry.app.name)  \(SheetText.summary(entry))")
+            case .activity(let a): (kind, text) = ("Activities", a.name)
+            }
+            if kind != section { out += "\r\n\(kind):\r\n"; section = kind }
+            let line = "  \(i + 1). \(text)"
+            out += i == selected ? "\u{1B}[7m> \(line)\u{1B}[0m\r\n" : "  \(line)\r\n"
+        }
+        if rows.isEmpty { out += "\r\nNothing can take \(sheet.documents.count == 1 ? "this document" : "these documents").\r\n" }
+        out += "\r\n[page \(page + 1)/\(max(pages, 1))]  arrows move, PgUp/PgDn page, number+Enter or Enter choose, q cancel"
+        if !typed.isEmpty { out += "   choice: \(typed)" }
+        Output.text(out)
+    }
+
+    enum Key { case up, down, pageUp, pageDown, enter, cancel, backspace, digit(Character), other }
+
+    func readKey() -> Key? {
+        guard let byte = readByte(timeout: -1) else { return nil }
+        switch byte {
+        case 0x0D, 0x0A: return .enter
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: return .cancel
+        case UInt8(ascii: "k"): return .up
+        case UInt8(ascii: "j"): return .down
+        case 0x7F, 0x08: return .backspace
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return .digit(Character(Unicode.Scalar(byte)))
+        case 0x1B:
+            // A lone Esc cancels; Esc [ A/B/5~/6~ are the arrow and page keys.
+            guard let second = readByte(timeout: 50) else { return .cancel }
+            guard second == UInt8(ascii: "[") || second == UInt8(ascii: "O"), let third = readByte(timeout: 50) else { return .other }
+            switch third {
+            case UInt8(ascii: "A"): return .up
+            case UInt8(ascii: "B"): return .down
+            case UInt8(ascii: "5"): _ = readByte(timeout: 50); return .pageUp
+            case UInt8(ascii: "6"): _ = readByte(timeout: 50); return .pageDown
+            default: return .other
+            }
+        default: return .other
+        }
+    }
+
+    func readByte(timeout milliseconds: Int32) -> UInt8? {
+        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&fds, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            var byte: UInt8 = 0
+            let n = read(0, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            return n == 1 ? byte : nil
+        }
+    }
+}
