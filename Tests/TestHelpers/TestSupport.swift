@@ -24,6 +24,8 @@ public enum TestSupport {
     public static var plutil: String { productsDirectory.appendingPathComponent("plutil").path }
     /// The built `uti`.
     public static var uti: String { productsDirectory.appendingPathComponent("uti").path }
+    /// The built `openin`.
+    public static var openin: String { productsDirectory.appendingPathComponent("openin").path }
 
     /// The Foundation-based plutil that ships with the Swift toolchain: the peer we match.
     public static let toolchainPlutil: String? = {

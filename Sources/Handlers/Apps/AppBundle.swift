@@ -46,9 +46,15 @@ public struct AppBundle: Sendable, Hashable {
     /// Builds the model from an Info.plist value.
     public init(plist: PropertyList, path: String = "", infoPlistPath: String = "", fallbackIdentifier: String = "") {
         let root = PropertyListCursor(plist)
-        let identifier = root["CFBundleIdentifier"]?.value.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? fallbackIdentifier
+        // An unresolved build variable (`$(PRODUCT_BUNDLE_IDENTIFIER)`, `${PRODUCT_NAME}`) names
+        // nothing: the registration name stands in, as in the type registry.
+        func resolved(_ value: String?) -> String? {
+            guard let value, !value.isEmpty, !value.contains("$(") && !value.contains("${") else { return nil }
+            return value
+        }
+        let identifier = resolved(root["CFBundleIdentifier"]?.value.stringValue) ?? fallbackIdentifier
         bundleIdentifier = identifier
-        name = root["CFBundleDisplayName"]?.value.stringValue ?? root["CFBundleName"]?.value.stringValue ?? identifier
+        name = resolved(root["CFBundleDisplayName"]?.value.stringValue) ?? resolved(root["CFBundleName"]?.value.stringValue) ?? identifier
         shortVersion = root["CFBundleShortVersionString"]?.value.stringValue
         version = root["CFBundleVersion"]?.value.stringValue
         claims = DocumentTypeClaim.claims(in: plist)

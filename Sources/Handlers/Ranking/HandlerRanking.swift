@@ -21,7 +21,13 @@ public struct HandlerCandidate: Sendable, Hashable {
     public var reason: String {
         var parts: [String] = []
         if isUserDefault { parts.append("the user's default") }
-        parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
+        if claimedType == "*" {
+            parts.append("claims everything (* in its legacy extension or MIME list)")
+        } else if claimedType.hasPrefix("extension ") || claimedType.hasPrefix("MIME type ") {
+            parts.append("claims the legacy \(claimedType) (no LSItemContentTypes)")
+        } else {
+            parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
+        }
         if isWildcard { parts.append("a wildcard claim") }
         parts.append("rank \(claim.rank.rawValue)")
         parts.append("role \(claim.role.rawValue)")

@@ -1,0 +1,289 @@
+import Foundation
+import PropertyLists
+import TestHelpers
+import Testing
+import UniformTypes
+@testable import Handlers
+
+/// `openin` on real devices: the corpus apps, the Samples apps, real files, real processes and
+/// real signals.
+@Suite(.serialized) struct OpeninTests {
+    /// A device root with all 31 corpus Info.plists registered, and one document of each kind.
+    static func corpusDevice() throws -> URL {
+        let root = try TestSupport.temporaryDirectory()
+        let plists = try FileManager.default.contentsOfDirectory(atPath: TestSupport.infoPlistCorpus.path)
+            .filter { $0.hasSuffix(".plist") }.sorted().map { TestSupport.infoPlistCorpus.appendingPathComponent($0).path }
+        #expect(plists.count == 31)
+        let run = try TestSupport.run(TestSupport.uti, ["--root", root.path, "register"] + plists)
+        #expect(run.status == 0, "\(run.stderr)")
+        let docs = root.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        let contents: [String: [UInt8]] = [
+            "a.txt": Array("hello\n".utf8), "a.md": Array("# title\n".utf8), "a.mp4": [0, 0, 0, 0x18] + Array("ftypmp42".utf8),
+            "a.torrent": Array("d8:announce3:foo4:infod4:name1:aee".utf8), "a.pdf": Array("%PDF-1.4\n".utf8),
+            "a.sql": Array("SELECT 1;\n".utf8),
+            "a.png": try Array(Data(contentsOf: TestSupport.packageRoot.appendingPathComponent("Samples/Documents/photo.png"))),
+        ]
+        for (name, bytes) in contents { try Data(bytes).write(to: docs.appendingPathComponent(name)) }
+        return root
+    }
+
+    /// A copy of Samples/ to deliver into.
+    static func sampleDevice() throws -> URL {
+        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        return root
+    }
+
+    static func apps(_ json: Data) throws -> [String] {
+        let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        return (object?["apps"] as? [[String: Any]] ?? []).compactMap { $0["bundleIdentifier"] as? String }
+    }
+
+    /// The documented order (docs/handlers.md), on the 31 real Info.plists: specific claims before
+    /// wildcards, then rank, distance, Editor before Viewer, name. Apps whose identifier is an
+    /// unresolved build variable are known by their registration name.
+    @Test func corpusListsFollowTheDocumentedOrder() throws {
+        let root = try Self.corpusDevice()
+        let expected: [String: [String]] = [
+            "txt": ["nu.energia.Energia", "MacDownApp__macdown__MacDown__MacDown-Info.plist", "macvim-dev__macvim__src__MacVim__Info.plist",
+                    "org.miniAudicle.miniAudicle", "com.ridiculousfish.HexFiend", "com.whomwah.quicklookstephen",
+                    "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+            "md": ["com.fiatdev.QLMarkdown", "MacDownApp__macdown__MacDown__MacDown-Info.plist", "macvim-dev__macvim__src__MacVim__Info.plist",
+                   "com.ridiculousfish.HexFiend", "com.whomwah.quicklookstephen", "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+            "mp4": ["com.ridiculousfish.HexFiend", "macvim-dev__macvim__src__MacVim__Info.plist", "com.whomwah.quicklookstephen",
+                    "MacDownApp__macdown__MacDown__MacDown-Info.plist", "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+            "torrent": ["org.m0k.transmission", "com.ridiculousfish.HexFiend", "macvim-dev__macvim__src__MacVim__Info.plist",
+                        "CodeEditApp__CodeEdit__CodeEdit__Info.plist", "com.whomwah.quicklookstephen",
+                        "MacDownApp__macdown__MacDown__MacDown-Info.plist"],
+            "pdf": ["com.sankore.open-sankore", "com.ridiculousfish.HexFiend", "macvim-dev__macvim__src__MacVim__Info.plist",
+                    "com.whomwah.quicklookstephen", "MacDownApp__macdown__MacDown__MacDown-Info.plist",
+                    "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+            "sql": ["macvim-dev__macvim__src__MacVim__Info.plist", "MacDownApp__macdown__MacDown__MacDown-Info.plist",
+                    "com.ridiculousfish.HexFiend", "com.whomwah.quicklookstephen", "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+            "png": ["com.ridiculousfish.HexFiend", "macvim-dev__macvim__src__MacVim__Info.plist", "com.whomwah.quicklookstephen",
+                    "MacDownApp__macdown__MacDown__MacDown-Info.plist", "CodeEditApp__CodeEdit__CodeEdit__Info.plist"],
+        ]
+        for (ext, order) in expected {
+            let doc = root.appendingPathComponent("docs/a.\(ext)").path
+            let json = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", doc])
+            #expect(json.status == 0)
+            #expect(try Self.apps(json.stdout) == order, "\(ext)")
+            // Plain, explained and complete: every row has a reason; the same answer twice.
+            let list = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", "--explain", "--all", doc])
+            let again = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", "--explain", "--all", doc])
+            #expect(list.out == again.out)
+            #expect(list.out.components(separatedBy: "why:").count - 1 == order.count + 1, "\(ext): one reason per app and activity")
+            #expect(list.out.contains("Not eligible:"))
+        }
+    }
+
+    @Test func samplesSheetAndJSONFields() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        let json = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", "--all", doc])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let apps = try #require(object["apps"] as? [[String: Any]])
+        #expect(apps.map { $0["bundleIdentifier"] as? String } == ["com.example.person-editor", "com.example.person-viewer", "com.example.files"])
+        for key in ["bundleIdentifier", "name", "role", "rank", "claimedType", "distance", "reason"] { #expect(apps[0][key] != nil, "\(key)") }
+        #expect(apps[1]["role"] as? String == "Viewer" && apps[2]["rank"] as? String == "Alternate")
+        let activities = (object["activities"] as? [[String: Any]] ?? []).compactMap { $0["activityType"] as? String }
+        #expect(activities.contains("copy-to-folder") && activities.contains("com.example.mail.share"))
+        let refused = (object["notEligible"] as? [[String: Any]] ?? []).compactMap { $0["bundleIdentifier"] as? String }
+        #expect(Set(refused) == ["com.example.notes", "com.example.photos", "com.example.mail"])
+        // The sender is not offered its own document; --exclude removes apps and activities.
+        let excluded = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", "--from", "com.example.person-editor",
+                                                                 "--exclude", "com.example.files", "--exclude", "com.example.mail.share", doc])
+        #expect(try Self.apps(excluded.stdout) == ["com.example.person-viewer"])
+        #expect(!excluded.out.contains("com.example.mail.share"))
+        // Several documents: only apps that take all of them.
+        let two = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", doc, root.appendingPathComponent("Documents/photo.png").path])
+        #expect(try Self.apps(two.stdout) == ["com.example.files"])
+    }
+
+    @Test func deliveryWritesAReadOnlyCopyAndARequestAndLaunches() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        let run = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer",
+                                                           "--from", "com.example.person-editor", "--annotation", "{note = hi;}", doc])
+        #expect(run.status == 0, "\(run.stderr)")
+        let container = root.appendingPathComponent("Containers/com.example.person-viewer")
+        let inbox = container.appendingPathComponent("Documents/Inbox/file.person").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: inbox)
+        #expect((attributes[.posixPermissions] as? Int) == 0o444)
+        #expect(FileManager.default.contentsEqual(atPath: inbox, andPath: doc))
+        let requests = try FileManager.default.contentsOfDirectory(atPath: container.appendingPathComponent("Library/OpenRequests").path)
+        #expect(requests.count == 1 && requests[0].hasSuffix(".plist"))
+        let request = try PropertyListReader.read(contentsOf: .init(container.appendingPathComponent("Library/OpenRequests/" + requests[0]).path)).value
+        #expect(request["DocumentPath"]?.stringValue == inbox)
+        #expect(request["DocumentType"]?.stringValue == "com.example.person")
+        #expect(request["SourceApplication"]?.stringValue == "com.example.person-editor")
+        #expect(request["Annotation"]?["note"]?.stringValue == "hi")
+        if case .date = request["Time"] {} else { Issue.record("no Time") }
+        // The launch command ran (asynchronously) with the document and the sender.
+        let log = container.appendingPathComponent("Library/launch.log").path
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: log) { usleep(20_000) }
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("opened \(inbox) from com.example.person-editor"))
+        // In place: no copy; the request names the original.
+        let files = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.files", doc])
+        #expect(files.status == 0 && files.out.contains("opened in place"))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Containers/com.example.files/Documents/Inbox/file.person").path))
+        // An app that cannot take it is refused with the reason; exit 1.
+        let refused = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.photos", doc])
+        #expect(refused.status == 1 && refused.stderr.contains("none of its claims"))
+    }
+
+    @Test func collisionsGetSuffixesAndNothingIsOverwritten() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/notes.txt").path
+        for _ in 0..<3 {
+            #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", doc]).status == 0)
+        }
+        let inbox = root.appendingPathComponent("Containers/com.example.notes/Documents/Inbox").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox).sorted() == ["notes-1.txt", "notes-2.txt", "notes.txt"])
+        // Names stay within NAME_MAX, cut on a character boundary.
+        let long = String(repeating: "é", count: 130) + ".person"
+        for attempt in [0, 1, 12, 345] {
+            let name = Delivery.suffixed(long, attempt)
+            #expect(name.utf8.count <= 255 && name.hasSuffix(attempt == 0 ? ".person" : "-\(attempt).person"))
+        }
+        #expect(Delivery.suffixed("archive", 2) == "archive-2" && Delivery.suffixed(".profile", 1) == ".profile-1")
+    }
+
+    @Test func concurrentDeliveriesOfOneNameAllLand() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/photo.png").path
+        let processes = try (0..<12).map { _ -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: TestSupport.openin)
+            p.arguments = ["--root", root.path, "--to", "com.example.photos", "--no-launch", doc]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        for p in processes { p.waitUntilExit(); #expect(p.terminationStatus == 0) }
+        let inbox = root.appendingPathComponent("Containers/com.example.photos/Documents/Inbox")
+        let names = try FileManager.default.contentsOfDirectory(atPath: inbox.path)
+        #expect(names.count == 12 && Set(names).count == 12)
+        for name in names { #expect(FileManager.default.contentsEqual(atPath: inbox.appendingPathComponent(name).path, andPath: doc)) }
+        let requests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Containers/com.example.photos/Library/OpenRequests").path)
+        #expect(requests.filter { $0.hasSuffix(".plist") }.count == 12)
+    }
+
+    @Test func killedMidCopyLeavesNothingInTheInbox() throws {
+        let root = try Self.sampleDevice()
+        let big = root.appendingPathComponent("Documents/big.person").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 1 << 31) == 0)   // 2 GiB, sparse: reading it costs time, not disk
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestSupport.openin)
+        p.arguments = ["--root", root.path, "--to", "com.example.person-viewer", "--no-launch", big]
+        try p.run()
+        let tmp = root.appendingPathComponent("Containers/com.example.person-viewer/tmp").path
+        var copying = false
+        for _ in 0..<500 {
+            let partial = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
+            if let name = partial.first, let size = try? FileManager.default.attributesOfItem(atPath: tmp + "/" + name)[.size] as? Int, size > 1 << 20 {
+                copying = true
+                break
+            }
+            usleep(5_000)
+        }
+        #expect(copying, "the copy was not seen in progress")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal)
+        let inbox = root.appendingPathComponent("Containers/com.example.person-viewer/Documents/Inbox").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox).isEmpty)
+        let requests = root.appendingPathComponent("Containers/com.example.person-viewer/Library/OpenRequests").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: requests)) ?? []).isEmpty)
+    }
+
+    @Test func defaultsFallBackToSupertypes() throws {
+        let root = try Self.sampleDevice()
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "set", "public.image", "com.example.files"]).status == 0)
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "get", "public.png"]).out
+                == "com.example.files (set for public.image)\n")
+        let list = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", root.appendingPathComponent("Documents/photo.png").path])
+        #expect(try Self.apps(list.stdout).first == "com.example.files")
+        #expect(list.out.contains("the user's default"))
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "unset", "public.image"]).status == 0)
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "get", "public.png"]).status == 1)
+    }
+
+    @Test func activitiesCopyAndShare() throws {
+        let root = try Self.sampleDevice()
+        let docs = ["photo.png", "notes.txt"].map { root.appendingPathComponent("Documents/" + $0).path }
+        let out = root.appendingPathComponent("out")
+        let copy = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "copy-to-folder", "--destination", out.path] + docs)
+        #expect(copy.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["notes.txt", "photo.png"])
+        let share = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "com.example.mail.share"] + docs)
+        #expect(share.status == 0, "\(share.stderr)")
+        let inbox = root.appendingPathComponent("Containers/com.example.mail/Documents/Inbox").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox).sorted() == ["notes.txt", "photo.png"])
+        // save-to-sender appears only for a registered sender.
+        let anonymous = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", docs[0]])
+        #expect(!anonymous.out.contains("save-to-sender"))
+        let fromNotes = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", "--from", "com.example.notes", docs[0]])
+        #expect(fromNotes.out.contains("save-to-sender"))
+        let missing = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "no-such-activity", docs[0]])
+        #expect(missing.status == 1)
+    }
+
+    @Test func shareRulesCountKindsAndTotals() throws {
+        let registry = try RegistryStore.open(root: DeviceRoot(path: try TestSupport.temporaryDirectory().path),
+                                              catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
+        func rule(_ entries: String) throws -> ShareExtension {
+            let xml = "<plist><dict><key>CFBundleIdentifier</key><string>x.share</string><key>NSExtension</key><dict>"
+                + "<key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string><key>NSExtensionAttributes</key><dict>"
+                + "<key>NSExtensionActivationRule</key>\(entries)</dict></dict></dict></plist>"
+            return try #require(ShareExtension(plist: try PropertyListReader.read(Array(xml.utf8)).value, fallbackIdentifier: "x"))
+        }
+        let t = { (id: String) in UTType(id, in: registry)! }
+        let images = try rule("<dict><key>NSExtensionActivationSupportsImageWithMaxCount</key><integer>2</integer></dict>")
+        #expect(images.accepts([t("public.png"), t("public.jpeg")], in: registry).accepted)
+        #expect(!images.accepts([t("public.png"), t("public.jpeg"), t("public.png")], in: registry).accepted)
+        #expect(!images.accepts([t("com.adobe.pdf")], in: registry).accepted)
+        let files = try rule("<dict><key>NSExtensionActivationSupportsFileWithMaxCount</key><integer>3</integer>"
+                             + "<key>NSExtensionActivationSupportsAttachmentsWithMaxCount</key><integer>2</integer></dict>")
+        #expect(files.accepts([t("com.adobe.pdf"), t("public.png")], in: registry).accepted)   // images count as files here
+        #expect(!files.accepts([t("com.adobe.pdf"), t("public.png"), t("public.zip-archive")], in: registry).accepted)
+        #expect(try rule("<string>TRUEPREDICATE</string>").accepts([t("public.data")], in: registry).accepted)
+        let predicate = try rule("<string>SUBQUERY(extensionItems, $e, …).@count == 1</string>")
+        #expect(!predicate.accepts([t("public.png")], in: registry).accepted)
+    }
+
+    /// The interactive sheet, driven through a pseudo-terminal (Fixtures/drive_pty.py).
+    @Test func theSheetOnATerminal() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        func drive(_ keys: [UInt8]) throws -> String {
+            let hex = keys.map { String($0, radix: 16).leftPadded(2) }.joined()
+            return try TestSupport.run("/usr/bin/env", ["python3", driver, hex, TestSupport.openin, "--root", root.path, "--no-launch", doc]).out
+        }
+        // The sheet shows apps and activities in their own sections.
+        let down = try drive([0x1B, 0x5B, 0x42, 0x0D])     // ↓, Enter: the second row
+        #expect(down.contains("Open in:") && down.contains("Activities:") && down.contains("Person Viewer"))
+        #expect(down.contains("delivered to Person Viewer") && down.hasSuffix("exit 0\n"))
+        let third = try drive(Array("3\r".utf8))            // a number, Enter
+        #expect(third.contains("opened in place by Files") && third.hasSuffix("exit 0\n"))
+        let five = try drive(Array("5\r".utf8))             // an activity row: the share extension
+        #expect(five.contains("delivered to Mail"))
+        let quit = try drive(Array("q".utf8))
+        #expect(quit.contains("cancelled") && quit.hasSuffix("exit 1\n"))
+        let escape = try drive([0x1B])
+        #expect(escape.hasSuffix("exit 1\n"))
+        // Up at the top stays on the first row.
+        let up = try drive([0x1B, 0x5B, 0x41, 0x0D])
+        #expect(up.contains("delivered to Person Editor"))
+        let inbox = root.appendingPathComponent("Containers/com.example.person-viewer/Documents/Inbox/file.person").path
+        #expect(FileManager.default.fileExists(atPath: inbox))
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
