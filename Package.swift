@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "UniformTypes",
-            dependencies: ["PropertyLists"]
+            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(name: "CSystemShims"),
         .target(
@@ -95,6 +95,11 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
         ),
+        .executableTarget(
+            name: "HandlerBenchmarks",
+            dependencies: ["Handlers", "UniformTypes", "BenchmarkSupport"],
+            path: "Benchmarks/HandlerBenchmarks"
+        ),
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]
@@ -106,7 +111,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HandlersTests",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers"]
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

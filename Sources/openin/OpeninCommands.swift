@@ -34,14 +34,22 @@ struct OpeninCommands {
         if invocation.help { Output.text(OpeninInvocation.help + "\n"); return 0 }
         if let verb = invocation.defaultsVerb { return try defaultCommand(verb) }
         let registry = try registry()
-        let (bundles, unreadable) = AppBundle.all(on: root)
-        for (path, error) in unreadable { Output.error("openin: warning: \(path): \(error) (app left out)") }
+        // The apps as the registry recorded them (it is rebuilt whenever an app is registered or
+        // removed); reading every Info.plist again only when it has no records.
+        var bundles = AppBundle.all(in: registry) ?? []
+        if bundles.isEmpty && !RegisteredApp.all(on: root).isEmpty {
+            let (read, unreadable) = AppBundle.all(on: root)
+            for (path, error) in unreadable { Output.error("openin: warning: \(path): \(error) (app left out)") }
+            bundles = read
+        }
         for path in invocation.documents where access(path, F_OK) != 0 {
             throw Failure(message: "\(path): \(String(cString: strerror(errno)))")
         }
         let sender = invocation.from ?? Delivery.defaultSourceApplication
         let chooser = Chooser(registry: registry, bundles: bundles, defaults: try defaults().byType)
-        let sheet = chooser.sheet(for: invocation.documents, exclude: invocation.exclude, sourceApplication: sender)
+        // Refusals are needed to explain an app the user named (--to), or for --all.
+        let sheet = chooser.sheet(for: invocation.documents, exclude: invocation.exclude, sourceApplication: sender,
+                                  refusals: invocation.all || invocation.to != nil)
         let rows = SheetText.rows(sheet)
 
         if let target = invocation.to {
@@ -147,7 +155,7 @@ struct OpeninCommands {
             guard ExternalCommand.run(command, input: bytes) != nil else { throw .refused("\(program) failed") }
             Output.line("\(document.path): copied to the clipboard")
         case .shareExtension(let bundleIdentifier):
-            let (bundles, _) = AppBundle.all(on: root)
+            let bundles = AppBundle.all(on: root).apps
             guard let app = bundles.first(where: { $0.bundleIdentifier == bundleIdentifier }) else { throw .refused("no registered app \(bundleIdentifier)") }
             for document in sheet.documents {
                 let result = try Delivery.deliver(document.path, type: document.type.identifier, to: app, on: root, sourceApplication: sender,

@@ -1,4 +1,6 @@
+import Foundation
 import PropertyLists
+import TestHelpers
 import Testing
 import UniformTypes
 @testable import Handlers
@@ -71,5 +73,29 @@ import UniformTypes
         // The user's default for a supertype wins.
         let withDefault = HandlerRanking(registry: registry).rank(type: jpeg, fileName: "photo.jpg", apps: apps, userDefaults: ["public.image": "star"])
         #expect(withDefault.first?.bundleIdentifier == "star" && withDefault.first?.isUserDefault == true)
+    }
+
+    /// The ranking over registry numbers (what `openin` uses) answers exactly as the one over
+    /// identifier strings, for the 31 corpus apps and every type of the catalog.
+    @Test func numberedIndexAgreesWithTheStringIndex() throws {
+        let device = DeviceRoot(path: try TestSupport.temporaryDirectory().path)
+        let registry = try RegistryStore.open(root: device, catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: TestSupport.infoPlistCorpus.path).filter { $0.hasSuffix(".plist") }.sorted().map { name in
+            AppBundle(plist: try PropertyListReader.read(contentsOf: .init(TestSupport.infoPlistCorpus.appendingPathComponent(name).path)).value,
+                      fallbackIdentifier: name)
+        }
+        let plain = HandlerIndex(bundles: bundles), numbered = HandlerIndex(bundles: bundles, registry: registry)
+        #expect(plain.numbered == nil && numbered.numbered != nil)
+        let ranking = HandlerRanking(registry: registry)
+        var compared = 0
+        for id in registry.allNumbers {
+            let type = try #require(UTType(registry.identifier(of: id), in: registry))
+            let name = "file." + (type.preferredFilenameExtension ?? "bin")
+            let a = ranking.rank(type: type, fileName: name, index: plain, userDefaults: ["public.image": "com.ridiculousfish.HexFiend"])
+            let b = ranking.rank(type: type, fileName: name, index: numbered, userDefaults: ["public.image": "com.ridiculousfish.HexFiend"])
+            #expect(a == b, "\(type.identifier)")
+            compared += a.isEmpty ? 0 : 1
+        }
+        #expect(compared > 500)
     }
 }

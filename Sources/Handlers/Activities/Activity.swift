@@ -47,10 +47,11 @@ public struct Activity: Sendable, Hashable {
             result.append(Activity(activityType: printType, name: "Print", kind: .print, reason: "lp is installed"))
         }
         if count == 1 {
-            if FileSystem.commandExists("wl-copy"), getenv("WAYLAND_DISPLAY") != nil {
+            // The display is checked first: without one, no clipboard program is looked for.
+            if getenv("WAYLAND_DISPLAY") != nil, FileSystem.commandExists("wl-copy") {
                 result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "wl-copy"),
                                        reason: "wl-copy is installed and a Wayland display is set"))
-            } else if FileSystem.commandExists("xclip"), getenv("DISPLAY") != nil {
+            } else if getenv("DISPLAY") != nil, FileSystem.commandExists("xclip") {
                 result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "xclip"),
                                        reason: "xclip is installed and an X display is set"))
             }

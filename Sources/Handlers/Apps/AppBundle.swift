@@ -35,12 +35,34 @@ public struct AppBundle: Sendable, Hashable {
         if FileSystem.isDirectoryPath(app.path + "/PlugIns") {
             for entry in FileSystem.names(in: app.path + "/PlugIns").sorted() where entry.hasSuffix(".appex") {
                 let file = app.path + "/PlugIns/" + entry + "/Info.plist"
-                guard let extensionPlist = try? PropertyListReader.read(contentsOf: .init(file)).value,
-                      let share = ShareExtension(plist: extensionPlist, fallbackIdentifier: bundleIdentifier + "." + entry.dropLast(6))
-                else { continue }
-                shareExtensions.append(share)
+                guard let extensionPlist = try? PropertyListReader.read(contentsOf: .init(file)).value else { continue }
+                addPlugIn(named: entry, extensionPlist)
             }
         }
+    }
+
+    /// Builds the model from a registry record (``RegistryStore/appRecord``), without reading files.
+    init?(record: PropertyList) {
+        guard let info = record["Info"], let name = record["RegistrationName"]?.stringValue else { return nil }
+        self.init(plist: info, path: record["Path"]?.stringValue ?? "", infoPlistPath: record["InfoPlistPath"]?.stringValue ?? "",
+                  fallbackIdentifier: name)
+        for plugIn in record["PlugIns"]?.arrayValue ?? [] {
+            if let entry = plugIn["Name"]?.stringValue, let plist = plugIn["Info"] { addPlugIn(named: entry, plist) }
+        }
+    }
+
+    mutating func addPlugIn(named entry: String, _ plist: PropertyList) {
+        if let share = ShareExtension(plist: plist, fallbackIdentifier: bundleIdentifier + "." + entry.dropLast(6)) {
+            shareExtensions.append(share)
+        }
+    }
+
+    /// The registered apps as the registry recorded them when it was built (one binary property
+    /// list instead of every Info.plist); `nil` when the registry has no records.
+    public static func all(in registry: TypeRegistry) -> [AppBundle]? {
+        let bytes = registry.appRecordBytes
+        guard !bytes.isEmpty, let records = try? PropertyListReader.read(bytes).value.arrayValue else { return nil }
+        return records.compactMap(AppBundle.init(record:))
     }
 
     /// Builds the model from an Info.plist value.

@@ -40,7 +40,7 @@ public struct Chooser: Sendable {
     public init(registry: TypeRegistry, bundles: [AppBundle], defaults: [String: String] = [:]) {
         self.registry = registry
         self.bundles = bundles
-        self.index = HandlerIndex(bundles: bundles)
+        self.index = HandlerIndex(bundles: bundles, registry: registry)
         self.defaults = defaults
     }
 
@@ -48,7 +48,8 @@ public struct Chooser: Sendable {
     /// - Parameters:
     ///   - exclude: bundle identifiers and activity types to leave out (like `excludedActivityTypes`).
     ///   - sourceApplication: the sender, which is never offered its own documents.
-    public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String) -> Sheet {
+    ///   - refusals: whether to explain every app that is not offered (`--all`); skipped otherwise.
+    public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true) -> Sheet {
         let detector = FileTypeDetector(registry: registry)
         let documents = paths.map { path -> Sheet.Document in
             let answer = detector.type(ofFileAt: path)
@@ -74,7 +75,7 @@ public struct Chooser: Sendable {
         }
         var refusals: [Sheet.Refusal] = []
         let offered = Set(apps.map(\.app.bundleIdentifier))
-        for app in bundles where !offered.contains(app.bundleIdentifier) && !exclude.contains(app.bundleIdentifier) {
+        for app in bundles where wantRefusals && !offered.contains(app.bundleIdentifier) && !exclude.contains(app.bundleIdentifier) {
             refusals.append(Sheet.Refusal(app: app, reason: refusalReason(app, documents: documents, perDocument: perDocument,
                                                                             sourceApplication: sourceApplication)))
         }

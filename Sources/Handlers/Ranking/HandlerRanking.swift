@@ -93,6 +93,10 @@ public struct HandlerRanking: Sendable {
     /// supertypes (and the legacy claims), so the cost does not grow with the number of apps.
     public func rank(type: UTType, fileName: String?, mimeType: String? = nil, index: HandlerIndex,
                      userDefaults: [String: String] = [:]) -> [HandlerCandidate] {
+        if let number = type.typeNumber, let numbered = index.numbered, numbered.registry === registry {
+            return rankByNumber(type: type, number: number, numbered: numbered, fileName: fileName, mimeType: mimeType,
+                                index: index, userDefaults: userDefaults)
+        }
         let distance = distances(from: type)
         // The user's default for the type or its nearest supertype.
         let defaultApp = userDefaults.compactMap { entry -> (String, Int)? in
@@ -116,20 +120,81 @@ public struct HandlerRanking: Sendable {
         let mime = mimeType?.lowercased(), preferredMIME = type.preferredMIMEType?.lowercased()
         for entry in index.legacyClaims {
             let claim = index.apps[entry.app].claims[entry.claim]
-            var match: (String, Bool)?
-            for e in claim.extensions where e == "*" || e.lowercased() == ext {
-                if e != "*" { match = ("extension \(e)", false); break }
-                match = match ?? ("*", true)
+            if let (claimed, wildcard) = Self.legacyMatch(claim, ext: ext, mime: mime, preferredMIME: preferredMIME) {
+                offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard)
             }
-            if match == nil || match!.1 {
-                for m in claim.mimeTypes where m == "*" || m.lowercased() == mime || m.lowercased() == preferredMIME {
-                    if m != "*" { match = ("MIME type \(m)", false); break }
-                    match = match ?? ("*", true)
-                }
-            }
-            if let (claimed, wildcard) = match { offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard) }
         }
         return best.values.sorted(by: Self.precedes)
+    }
+
+    /// The same ranking over registry numbers: the supertypes are walked as numbers and the claims
+    /// looked up by number, so no identifier string is built or hashed per query.
+    func rankByNumber(type: UTType, number: TypeRegistry.TypeID, numbered: HandlerIndex.Numbered, fileName: String?,
+                      mimeType: String?, index: HandlerIndex, userDefaults: [String: String]) -> [HandlerCandidate] {
+        // Breadth-first distances over parents; types have a handful of supertypes.
+        var distance: [(TypeRegistry.TypeID, Int)] = [(number, 0)]
+        var frontier = [number]
+        var depth = 0
+        while !frontier.isEmpty {
+            depth += 1
+            var next: [TypeRegistry.TypeID] = []
+            for t in frontier {
+                for p in registry.parents(of: t) where !distance.contains(where: { $0.0 == p }) {
+                    distance.append((p, depth))
+                    next.append(p)
+                }
+            }
+            frontier = next
+        }
+        var defaultApp: String?
+        if !userDefaults.isEmpty {
+            var nearest = Int.max
+            for (typeName, app) in userDefaults {
+                guard let n = registry.number(of: typeName), let d = distance.first(where: { $0.0 == n })?.1, d < nearest else { continue }
+                nearest = d
+                defaultApp = app
+            }
+        }
+        var best: [Int: HandlerCandidate] = [:]
+        func offer(_ app: Int, _ claim: DocumentTypeClaim, claimed: String, distance: Int, wildcard: Bool) {
+            let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
+                                             claim: claim, claimedType: claimed, distance: distance, isWildcard: wildcard,
+                                             isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
+            if let existing = best[app], !Self.precedes(candidate, existing) { return }
+            best[app] = candidate
+        }
+        for (t, d) in distance {
+            guard let entries = numbered.claimsByNumber[t] else { continue }
+            let wildcard = numbered.wildcards.contains(t)
+            for entry in entries {
+                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: d, wildcard: wildcard)
+            }
+        }
+        if !index.legacyClaims.isEmpty {
+            let ext = fileName.flatMap(FileTypeDetector.filenameExtension(of:))?.lowercased()
+            let mime = mimeType?.lowercased(), preferredMIME = type.preferredMIMEType?.lowercased()
+            for entry in index.legacyClaims {
+                let claim = index.apps[entry.app].claims[entry.claim]
+                if let (claimed, wildcard) = Self.legacyMatch(claim, ext: ext, mime: mime, preferredMIME: preferredMIME) {
+                    offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard)
+                }
+            }
+        }
+        return best.values.sorted(by: Self.precedes)
+    }
+
+    /// How a claim without `LSItemContentTypes` matches: a named extension or MIME type, else `*`.
+    static func legacyMatch(_ claim: DocumentTypeClaim, ext: String?, mime: String?, preferredMIME: String?) -> (String, Bool)? {
+        var match: (String, Bool)?
+        for e in claim.extensions where e == "*" || e.lowercased() == ext {
+            if e != "*" { return ("extension \(e)", false) }
+            match = match ?? ("*", true)
+        }
+        for m in claim.mimeTypes where m == "*" || m.lowercased() == mime || m.lowercased() == preferredMIME {
+            if m != "*" { return ("MIME type \(m)", false) }
+            match = match ?? ("*", true)
+        }
+        return match
     }
 
     /// The documented order.
@@ -160,6 +225,32 @@ public struct HandlerIndex: Sendable {
     /// Claims without `LSItemContentTypes`.
     let legacyClaims: [(app: Int, claim: Int)]
 
+    /// The claims by registry number, when the index was built against a registry.
+    public struct Numbered: Sendable {
+        let registry: TypeRegistry
+        let claimsByNumber: [TypeRegistry.TypeID: [(app: Int, claim: Int, spelling: String)]]
+        let wildcards: Set<TypeRegistry.TypeID>
+    }
+    /// Set by ``init(apps:registry:)``.
+    public private(set) var numbered: Numbered?
+
+    /// Indexes `apps` and, for the claims of types `registry` knows, by their numbers there.
+    public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])], registry: TypeRegistry) {
+        self.init(apps: apps)
+        var byNumber: [TypeRegistry.TypeID: [(app: Int, claim: Int, spelling: String)]] = [:]
+        for (type, entries) in claimsByType {
+            guard let n = registry.number(of: type) else { continue }
+            byNumber[n, default: []] += entries
+        }
+        let wildcards = Set(HandlerRanking.wildcardTypes.compactMap { registry.number(of: $0) })
+        numbered = Numbered(registry: registry, claimsByNumber: byNumber, wildcards: wildcards)
+    }
+
+    /// Indexes app bundles against `registry`.
+    public init(bundles: [AppBundle], registry: TypeRegistry) {
+        self.init(apps: bundles.map { (bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) }, registry: registry)
+    }
+
     /// Indexes `apps`.
     public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])]) {
         self.apps = apps.map { App(bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) }
@@ -176,6 +267,7 @@ public struct HandlerIndex: Sendable {
         }
         claimsByType = byType
         legacyClaims = legacy
+        numbered = nil
     }
 
     /// Indexes app bundles.

@@ -1,3 +1,4 @@
+import OrderedCollections
 import PropertyLists
 #if canImport(Glibc)
 import Glibc
@@ -132,8 +133,10 @@ public enum RegistryStore {
         for file in catalog.map(TypeCatalog.files(in:)) ?? [] {
             declarations += read(file, source: String(file.split(separator: "/").last ?? ""), asSystem: true, into: &result)
         }
+        var records: [PropertyList] = []
         for app in RegisteredApp.all(on: root) {
             let plist = try? PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value
+            if let plist { records.append(appRecord(app, plist)) }
             let bundleID = plist?["CFBundleIdentifier"]?.stringValue
             let name = bundleID.flatMap { $0.contains("$") ? nil : $0 } ?? app.name
             let translations = app.localizedStrings()
@@ -146,9 +149,33 @@ public enum RegistryStore {
             }
         }
         let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files()),
-                                               fingerprint: fingerprint)
+                                               fingerprint: fingerprint,
+                                               appRecords: BinaryPropertyListWriter().write(.array(records)))
         // The image was just compiled from validated tables, so opening it cannot fail.
         return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), image, result)
+    }
+
+    /// The Info.plist keys kept per app in the registry for the handler chooser (identity, document
+    /// types, URL types, opening in place, the launch command, share extensions).
+    public static let appRecordKeys = ["CFBundleIdentifier", "CFBundleDisplayName", "CFBundleName", "CFBundleShortVersionString",
+                                       "CFBundleVersion", "CFBundleDocumentTypes", "CFBundleURLTypes",
+                                       "LSSupportsOpeningDocumentsInPlace", "DILaunchCommand", "NSExtension"]
+
+    /// One app's record: `RegistrationName`, `Path`, `InfoPlistPath`, `Info` (the kept keys) and
+    /// `PlugIns` (`Name` and `Info` of each `PlugIns/*.appex`).
+    static func appRecord(_ app: RegisteredApp, _ plist: PropertyList) -> PropertyList {
+        func kept(_ plist: PropertyList) -> PropertyList {
+            var info: OrderedDictionary<String, PropertyList> = [:]
+            for key in appRecordKeys { if let value = plist[key] { info[key] = value } }
+            return .dictionary(info)
+        }
+        var plugIns: [PropertyList] = []
+        for name in FileSystem.entries(of: app.path + "/PlugIns").sorted() where name.hasSuffix(".appex") {
+            guard let info = try? PropertyListReader.read(contentsOf: .init(app.path + "/PlugIns/" + name + "/Info.plist")).value else { continue }
+            plugIns.append(.dictionary(["Name": .string(name), "Info": kept(info)]))
+        }
+        return .dictionary(["RegistrationName": .string(app.name), "Path": .string(app.path), "InfoPlistPath": .string(app.infoPlistPath),
+                            "Info": kept(plist), "PlugIns": .array(plugIns)])
     }
 
     static func read(_ file: String, source: String, asSystem: Bool, into report: inout BuildReport) -> [TypeDeclaration] {

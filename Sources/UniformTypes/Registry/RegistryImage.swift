@@ -19,7 +19,7 @@ import Musl
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 6
+    static let formatVersion: UInt32 = 7
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -29,11 +29,14 @@ enum RegistryImageLayout {
         /// Per type, one 32-byte row: the supertype count, then up to 7 supertypes. A conformance
         /// test reads one cache line; types with more supertypes use their list in the pool.
         case closureRows
+        /// A binary property list: per registered app, the Info.plist keys the handler chooser
+        /// reads (``RegistryStore/appRecordKeys``), so `openin` need not parse every Info.plist.
+        case appRecords
 
         /// Bytes per counted element.
         var elementSize: Int {
             switch self {
-            case .strings, .fingerprint: 1
+            case .strings, .fingerprint, .appRecords: 1
             case .identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable: 8
             case .types: RegistryImageLayout.recordWords * 4
             case .closureRows: 32
@@ -126,12 +129,12 @@ struct RegistryImageWriter {
         return slots
     }
 
-    static func image(of compiled: RegistryCompiler, fingerprint: [UInt8]) -> [UInt8] {
+    static func image(of compiled: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8] = []) -> [UInt8] {
         var w = RegistryImageWriter()
-        return w.write(compiled, fingerprint: fingerprint)
+        return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords)
     }
 
-    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8]) -> [UInt8] {
+    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8]) -> [UInt8] {
         var records: [UInt32] = []
         records.reserveCapacity(c.identifiers.count * Layout.recordWords)
         for (i, identifier) in c.identifiers.enumerated() {
@@ -219,6 +222,7 @@ struct RegistryImageWriter {
                     words(row)
                 }
                 table.append((rowsOffset, UInt32(c.ancestors.count)))
+            case .appRecords: out += appRecords; table.append((offset, UInt32(appRecords.count)))
             }
         }
         align()

@@ -34,14 +34,18 @@ public final class TypeRegistry: Sendable {
     public let publicData: TypeID?
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
-    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = []) {
-        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases), fingerprint: fingerprint)
+    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = [],
+                            appRecords: [UInt8] = []) {
+        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+                                              fingerprint: fingerprint, appRecords: appRecords)
         try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
     /// The image bytes of a registry built from `declarations`, for writing to a registry file.
-    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8]) -> [UInt8] {
-        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases), fingerprint: fingerprint)
+    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8],
+                                     appRecords: [UInt8] = []) -> [UInt8] {
+        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+                                  fingerprint: fingerprint, appRecords: appRecords)
     }
 
     /// Maps a registry file.
@@ -57,7 +61,7 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.closureRows.rawValue + 1 else {
+        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.appRecords.rawValue + 1 else {
             throw .otherVersion(UInt32(u32(8)))
         }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -149,6 +153,13 @@ public final class TypeRegistry: Sendable {
     /// The fingerprint the image was built with (what sources it reflects).
     public var fingerprint: [UInt8] {
         let f = section(.fingerprint)
+        return Array(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
+    }
+
+    /// The registered apps' records as the registry was built with them: a binary property list
+    /// (an array of dictionaries, see ``RegistryStore/appRecordKeys``), empty when none were given.
+    public var appRecordBytes: [UInt8] {
+        let f = section(.appRecords)
         return Array(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
     }
 
@@ -358,13 +369,14 @@ public final class TypeRegistry: Sendable {
 
 /// The image's sections, one stored pair per section.
 struct SectionTable: Sendable {
-    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows: (offset: Int, count: Int)
+    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows, appRecords: (offset: Int, count: Int)
 
     /// Unpacks the sections in `RegistryImageLayout.Section` order from `read(index)`.
     init(_ read: (Int) -> (offset: Int, count: Int)) {
         (strings, types, pool, identifierTable, extensionTable) = (read(0), read(1), read(2), read(3), read(4))
         (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (read(5), read(6), read(7), read(8), read(9))
         closureRows = read(10)
+        appRecords = read(11)
     }
 
     @inline(__always)
@@ -381,6 +393,7 @@ struct SectionTable: Sendable {
         case .diagnostics: diagnostics
         case .fingerprint: fingerprint
         case .closureRows: closureRows
+        case .appRecords: appRecords
         }
     }
 }

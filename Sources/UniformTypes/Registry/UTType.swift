@@ -12,6 +12,10 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
     let number: TypeRegistry.TypeID?
     let dynamicOrigin: DynamicOrigin?
 
+    /// The type's number in ``registry`` (declared types and parents nothing declares); `nil` for
+    /// a dynamic type. For code that works on registry numbers in a hot loop.
+    public var typeNumber: TypeRegistry.TypeID? { number }
+
     /// Where a dynamic type came from. A type made for a tag keeps the tag and builds its `dyn.`
     /// identifier only when asked, so looking up an unknown extension allocates nothing.
     enum DynamicOrigin: Sendable {

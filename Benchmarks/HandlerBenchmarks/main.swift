@@ -1,0 +1,103 @@
+// Handler-choice benchmarks against GIO, in one run (../shared/peers/mime).
+//
+//   swift run -c release HandlerBenchmarks [--apps 10000] [--starts 30]
+//
+// 1. In process: the same 10,000 synthetic apps for both sides. make_apps.py writes them as
+//    .desktop files for GIO (with update-desktop-database's mimeinfo.cache); we read the same
+//    files and give each app one CFBundleDocumentTypes claim of the UTIs its MIME types map to.
+//    Ours: HandlerRanking over a HandlerIndex; GIO: g_app_info_get_all_for_type (gio_bench.c).
+// 2. Processes: `openin --list` on the Samples device against `gio mime TYPE`.
+import BenchmarkSupport
+import Foundation
+import Handlers
+import UniformTypes
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let peers = root.deletingLastPathComponent().appendingPathComponent("shared/peers/mime").path
+let work = root.appendingPathComponent(".build/bench-handlers").path
+let appCount = Bench.option("--apps", 10_000)
+let starts = Bench.option("--starts", 30)
+try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+
+// The synthetic XDG environment, built once.
+let xdg = work + "/xdg-\(appCount)"
+if !FileManager.default.fileExists(atPath: xdg + "/env.sh") {
+    Bench.shell("python3 '\(peers)/make_apps.py' '\(xdg)' \(appCount) > /dev/null")
+    Bench.shell("update-desktop-database '\(xdg)/data/applications' 2>/dev/null")
+}
+Bench.shell("test -d '\(work)/corpus' || python3 '\(peers)/make_corpus.py' '\(work)/corpus' 200 > /dev/null")
+let builtGIO = Bench.shell("gcc -O2 -o '\(work)/gio_bench' '\(peers)/gio_bench.c' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0) 2>&1").status == 0
+
+// Our side of the same apps.
+let device = DeviceRoot(path: work + "/device")
+let registry = try RegistryStore.open(root: device, catalog: root.appendingPathComponent("UTIs").path)
+let files = (try? FileManager.default.contentsOfDirectory(atPath: xdg + "/data/applications"))?.filter { $0.hasSuffix(".desktop") }.sorted() ?? []
+var apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])] = []
+for file in files {
+    guard let text = try? String(contentsOfFile: xdg + "/data/applications/" + file, encoding: .utf8),
+          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MimeType=") }) else { continue }
+    let types = line.dropFirst(9).split(separator: ";").map { mime in
+        UTType(mimeType: String(mime), conformingTo: nil, in: registry)?.identifier ?? String(mime)
+    }
+    apps.append((String(file.dropLast(8)), String(file.dropLast(8)), [DocumentTypeClaim(role: .editor, rank: .default, contentTypes: types)]))
+}
+let t0 = Bench.clock()
+let index = HandlerIndex(apps: apps, registry: registry)
+let indexSeconds = Bench.clock() - t0
+let ranking = HandlerRanking(registry: registry)
+let mimes = ["text/plain", "text/x-csrc", "text/markdown", "image/png", "application/pdf",
+             "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "application/x-shellscript"]
+
+@MainActor func ourRate(_ mime: String) -> (perSecond: Double, count: Int) {
+    let type = UTType(mimeType: mime, conformingTo: nil, in: registry)!
+    var ops = 0, found = 0
+    let c0 = Bench.clock(CLOCK_THREAD_CPUTIME_ID)
+    while Bench.clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        found = ranking.rank(type: type, fileName: nil, mimeType: mime, index: index).count
+        ops += 1
+    }
+    return (Double(ops) / (Bench.clock(CLOCK_THREAD_CPUTIME_ID) - c0), found)
+}
+
+@MainActor func gioRates() -> [String: Double] {
+    guard builtGIO else { return [:] }
+    var rates: [String: Double] = [:]
+    let out = Bench.shell(". '\(xdg)/env.sh' && '\(work)/gio_bench' '\(work)/corpus' apps \(mimes.map { "'\($0)'" }.joined(separator: " "))").out
+    for line in out.split(separator: "\n") where line.hasPrefix("apps_all_for_type_per_cpu_s ") {
+        let parts = line.split(separator: " ")
+        if parts.count >= 3, let v = Double(parts[2]) { rates[String(parts[1])] = v }
+    }
+    return rates
+}
+
+print("apps: \(apps.count) (make_apps.py, the same for both sides); our index built in \(String(format: "%.1f", indexSeconds * 1e3)) ms")
+var ratios: [String: [Double]] = [:], ourTimes: [String: [Double]] = [:]
+for round in 0..<3 {
+    let gio = gioRates()
+    for mime in mimes {
+        let ours = ourRate(mime)
+        ourTimes[mime, default: []].append(1e6 / ours.perSecond)
+        if let g = gio[mime] { ratios[mime, default: []].append(ours.perSecond / g) }
+        if round == 0 { print("  \(mime): \(ours.count) eligible apps") }
+    }
+}
+print("ranking one document among \(apps.count) apps (medians of 3 interleaved rounds; targets <= 1000 us, >= 20x GIO):")
+for mime in mimes {
+    print(String(format: "  %-72@ ours %7.1f us   %6.0fx g_app_info_get_all_for_type", mime as NSString,
+                 Bench.median(ourTimes[mime] ?? []), Bench.median(ratios[mime] ?? [])))
+}
+let allRatios = mimes.compactMap { ratios[$0].map(Bench.median) }
+print(String(format: "  median over types: %.0fx; lowest %.0fx", Bench.median(allRatios), allRatios.min() ?? .nan))
+
+// Processes, interleaved.
+let openin = root.appendingPathComponent(".build/release/openin").path
+let gioPath = Bench.shell("command -v gio").out.trimmingCharacters(in: .whitespacesAndNewlines)
+let sample = root.appendingPathComponent("Samples").path
+_ = Bench.spawnWall([openin, "--root", sample, "--list", sample + "/Documents/file.person"])
+var ours: [Double] = [], theirs: [Double] = []
+for _ in 0..<starts {
+    ours.append(Bench.spawnWall([openin, "--root", sample, "--list", sample + "/Documents/file.person"]))
+    if !gioPath.isEmpty { theirs.append(Bench.spawnWall([gioPath, "mime", "text/plain"])) }
+}
+print(String(format: "openin --list file.person (Samples device) %.2f ms; gio mime text/plain %.2f ms: openin %.1fx faster (target >= 5x)",
+             Bench.median(ours) * 1e3, Bench.median(theirs) * 1e3, Bench.median(theirs) / Bench.median(ours)))
