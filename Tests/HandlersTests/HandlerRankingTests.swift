@@ -97,5 +97,18 @@ import UniformTypes
             compared += a.isEmpty ? 0 : 1
         }
         #expect(compared > 500)
+        // Dynamic types (no number): an unknown extension, a MIME type nothing declares, with and
+        // without a conformance, and a claim naming the dynamic identifier itself.
+        let plainText = UTType("public.plain-text", in: registry)
+        let dynamic = [UTType(filenameExtension: "xyz", in: registry)!, UTType(mimeType: "text/x-csrc", in: registry)!,
+                       UTType(filenameExtension: "qqq", conformingTo: plainText, in: registry)!]
+        for type in dynamic {
+            #expect(type.isDynamic)
+            for defaults in [[:], [type.identifier: "com.whomwah.quicklookstephen"]] {
+                let a = ranking.rank(type: type, fileName: "x.xyz", mimeType: "text/x-csrc", index: plain, userDefaults: defaults)
+                let b = ranking.rank(type: type, fileName: "x.xyz", mimeType: "text/x-csrc", index: numbered, userDefaults: defaults)
+                #expect(a == b && !a.isEmpty, "\(type.identifier)")
+            }
+        }
     }
 }

@@ -104,6 +104,14 @@ import Testing
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("UTIs/public.plist"), to: catalog.appendingPathComponent("public.plist"))
         #expect(try uti(root, ["for-extension", "pdf"]).out.hasPrefix("dyn."))
+        // A catalog file added, and one replaced by a rename (as editors and package managers save).
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("UTIs/com.adobe.plist"), to: catalog.appendingPathComponent("com.adobe.plist"))
+        #expect(try uti(root, ["for-extension", "pdf"]).out == "com.adobe.pdf\n")
+        let replacement = catalog.appendingPathComponent(".com.adobe.plist.new")
+        try String(contentsOf: catalog.appendingPathComponent("com.adobe.plist"), encoding: .utf8)
+            .replacingOccurrences(of: "<string>pdf</string>", with: "<string>pdfx</string>").write(to: replacement, atomically: false, encoding: .utf8)
+        #expect(rename(replacement.path, catalog.appendingPathComponent("com.adobe.plist").path) == 0)
+        #expect(try uti(root, ["for-extension", "pdfx"]).out == "com.adobe.pdf\n")
         // A damaged registry file is rebuilt, not trusted.
         let file = root.appendingPathComponent("registry.bin")
         let bytes = try Data(contentsOf: file)

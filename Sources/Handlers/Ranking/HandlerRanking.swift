@@ -93,8 +93,8 @@ public struct HandlerRanking: Sendable {
     /// supertypes (and the legacy claims), so the cost does not grow with the number of apps.
     public func rank(type: UTType, fileName: String?, mimeType: String? = nil, index: HandlerIndex,
                      userDefaults: [String: String] = [:]) -> [HandlerCandidate] {
-        if let number = type.typeNumber, let numbered = index.numbered, numbered.registry === registry {
-            return rankByNumber(type: type, number: number, numbered: numbered, fileName: fileName, mimeType: mimeType,
+        if let numbered = index.numbered, numbered.registry === registry {
+            return rankByNumber(type: type, numbered: numbered, fileName: fileName, mimeType: mimeType,
                                 index: index, userDefaults: userDefaults)
         }
         let distance = distances(from: type)
@@ -129,12 +129,22 @@ public struct HandlerRanking: Sendable {
 
     /// The same ranking over registry numbers: the supertypes are walked as numbers and the claims
     /// looked up by number, so no identifier string is built or hashed per query.
-    func rankByNumber(type: UTType, number: TypeRegistry.TypeID, numbered: HandlerIndex.Numbered, fileName: String?,
+    func rankByNumber(type: UTType, numbered: HandlerIndex.Numbered, fileName: String?,
                       mimeType: String?, index: HandlerIndex, userDefaults: [String: String]) -> [HandlerCandidate] {
-        // Breadth-first distances over parents; types have a handful of supertypes.
-        var distance: [(TypeRegistry.TypeID, Int)] = [(number, 0)]
-        var frontier = [number]
-        var depth = 0
+        // Breadth-first distances over parents; types have a handful of supertypes. A dynamic type
+        // has no number: its parents (the types it conforms to) start the walk at distance 1.
+        var distance: [(TypeRegistry.TypeID, Int)] = []
+        var frontier: [TypeRegistry.TypeID]
+        var depth: Int
+        if let number = type.typeNumber {
+            distance = [(number, 0)]
+            frontier = [number]
+            depth = 0
+        } else {
+            frontier = type.parents.compactMap(\.typeNumber)
+            distance = frontier.map { ($0, 1) }
+            depth = 1
+        }
         while !frontier.isEmpty {
             depth += 1
             var next: [TypeRegistry.TypeID] = []
@@ -150,6 +160,11 @@ public struct HandlerRanking: Sendable {
         if !userDefaults.isEmpty {
             var nearest = Int.max
             for (typeName, app) in userDefaults {
+                if type.typeNumber == nil, TypeIdentifierSyntax.normalized(typeName) == TypeIdentifierSyntax.normalized(type.identifier) {
+                    nearest = 0
+                    defaultApp = app
+                    continue
+                }
                 guard let n = registry.number(of: typeName), let d = distance.first(where: { $0.0 == n })?.1, d < nearest else { continue }
                 nearest = d
                 defaultApp = app
@@ -162,6 +177,12 @@ public struct HandlerRanking: Sendable {
                                              isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
             if let existing = best[app], !Self.precedes(candidate, existing) { return }
             best[app] = candidate
+        }
+        if type.typeNumber == nil {
+            // Claims that name the dynamic identifier itself.
+            for entry in index.claimsByType[TypeIdentifierSyntax.normalized(type.identifier)] ?? [] {
+                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: 0, wildcard: false)
+            }
         }
         for (t, d) in distance {
             guard let entries = numbered.claimsByNumber[t] else { continue }

@@ -13,14 +13,6 @@ enum FileSystem {
         return stat(path, &info) == 0 ? info : nil
     }
 
-    /// File status of `name` inside an open directory, following links. The corresponding C
-    /// function is `fstatat`; resolving names relative to one descriptor skips the walk down the
-    /// directory's path for each file.
-    static func status(_ name: String, in directory: Int32) -> stat? {
-        var info = stat()
-        return fstatat(directory, name, &info, 0) == 0 ? info : nil
-    }
-
     static func isRegularFile(_ path: String) -> Bool {
         guard let info = status(path) else { return false }
         return info.st_mode & S_IFMT == S_IFREG
@@ -33,6 +25,20 @@ enum FileSystem {
 
     /// The names in a directory, without `.` and `..`; empty when it cannot be read.
     /// The corresponding C functions are `opendir` and `readdir`.
+    /// The names in a directory with their inode numbers, as `readdir` reports them (no `stat`).
+    static func entriesWithInodes(of directory: String) -> [(name: String, inode: UInt64)] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var result: [(String, UInt64)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { result.append((name, UInt64(entry.pointee.d_ino))) }
+        }
+        return result
+    }
+
     static func entries(of directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
