@@ -123,6 +123,16 @@ import Testing
         #expect(try uti(root, ["for-extension", "person"]).out.hasPrefix("dyn."))
     }
 
+    /// A relative `--root` is relative to the working directory (it once created `/NAME`).
+    @Test func aRelativeRootIsCreatedWhereTheCommandRuns() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let name = "relative-root-\(getpid())"
+        let run = try TestSupport.run("/bin/sh", ["-c", "cd '\(dir.path)' && '\(TestSupport.uti)' --root \(name)/device conforms public.png public.data"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + "/device/registry.bin").path))
+        #expect(!FileManager.default.fileExists(atPath: "/" + name))
+    }
+
     @Test func aDeviceRootWhoseRegistryCannotBeWrittenIsStillAnswered() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -32,8 +32,8 @@ public struct AppBundle: Sendable, Hashable {
     public init(_ app: RegisteredApp) throws {
         let plist = try PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value
         self.init(plist: plist, path: app.path, infoPlistPath: app.infoPlistPath, fallbackIdentifier: app.name)
-        if FileSystem.isDirectoryPath(app.path + "/PlugIns") {
-            for entry in FileSystem.names(in: app.path + "/PlugIns").sorted() where entry.hasSuffix(".appex") {
+        if FileSystem.isDirectory(app.path + "/PlugIns") {
+            for entry in FileSystem.entries(of: app.path + "/PlugIns").sorted() where entry.hasSuffix(".appex") {
                 let file = app.path + "/PlugIns/" + entry + "/Info.plist"
                 guard let extensionPlist = try? PropertyListReader.read(contentsOf: .init(file)).value else { continue }
                 addPlugIn(named: entry, extensionPlist)

@@ -32,6 +32,6 @@ public struct AppContainer: Sendable, Hashable {
 
     /// Creates the folders that are missing.
     public func create() throws(HandlerError) {
-        for folder in [documents, inbox, library, openRequests, temporary] { try FileSystem.makeDirectories(folder) }
+        for folder in [documents, inbox, library, openRequests, temporary] { try FileSystem.makeFolders(folder) }
     }
 }

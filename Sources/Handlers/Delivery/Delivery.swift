@@ -82,8 +82,8 @@ public enum Delivery {
     /// - Returns: the path of the copy.
     public static func copyWithoutReplacing(_ source: String, into folder: String, temporaryFolder: String, name: String,
                                             mode: mode_t, progress: ((Int64, Int64) -> Void)? = nil) throws(HandlerError) -> String {
-        try FileSystem.makeDirectories(folder)
-        try FileSystem.makeDirectories(temporaryFolder)
+        try FileSystem.makeFolders(folder)
+        try FileSystem.makeFolders(temporaryFolder)
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system("cannot open \(source)", errno) }
         defer { close(input) }

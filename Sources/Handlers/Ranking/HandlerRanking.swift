@@ -102,29 +102,14 @@ public struct HandlerRanking: Sendable {
         let defaultApp = userDefaults.compactMap { entry -> (String, Int)? in
             distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.value, $0) }
         }.min { $0.1 < $1.1 }?.0
-        let ext = fileName.flatMap(FileTypeDetector.filenameExtension(of:))?.lowercased()
-        var best: [Int: HandlerCandidate] = [:]
-        func offer(_ app: Int, _ claim: DocumentTypeClaim, claimed: String, distance: Int, wildcard: Bool) {
-            let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
-                                             claim: claim, claimedType: claimed, distance: distance, isWildcard: wildcard,
-                                             isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
-            if let existing = best[app], !Self.precedes(candidate, existing) { return }
-            best[app] = candidate
-        }
+        var found = Candidates(index: index, defaultApp: defaultApp)
         for (type, d) in distance {
             for entry in index.claimsByType[type] ?? [] {
-                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: d,
-                      wildcard: Self.wildcardTypes.contains(type))
+                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: d, wildcard: Self.wildcardTypes.contains(type))
             }
         }
-        let mime = mimeType?.lowercased(), preferredMIME = type.preferredMIMEType?.lowercased()
-        for entry in index.legacyClaims {
-            let claim = index.apps[entry.app].claims[entry.claim]
-            if let (claimed, wildcard) = Self.legacyMatch(claim, ext: ext, mime: mime, preferredMIME: preferredMIME) {
-                offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard)
-            }
-        }
-        return best.values.sorted(by: Self.precedes)
+        found.offerLegacyClaims(type: type, fileName: fileName, mimeType: mimeType)
+        return found.sorted()
     }
 
     /// The same ranking over registry numbers: the supertypes are walked as numbers and the claims
@@ -170,38 +155,58 @@ public struct HandlerRanking: Sendable {
                 defaultApp = app
             }
         }
-        var best: [Int: HandlerCandidate] = [:]
-        func offer(_ app: Int, _ claim: DocumentTypeClaim, claimed: String, distance: Int, wildcard: Bool) {
-            let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
-                                             claim: claim, claimedType: claimed, distance: distance, isWildcard: wildcard,
-                                             isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
-            if let existing = best[app], !Self.precedes(candidate, existing) { return }
-            best[app] = candidate
-        }
+        var found = Candidates(index: index, defaultApp: defaultApp)
         if type.typeNumber == nil {
             // Claims that name the dynamic identifier itself.
             for entry in index.claimsByType[TypeIdentifierSyntax.normalized(type.identifier)] ?? [] {
-                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: 0, wildcard: false)
+                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: 0, wildcard: false)
             }
         }
         for (t, d) in distance {
             guard let entries = numbered.claimsByNumber[t] else { continue }
             let wildcard = numbered.wildcards.contains(t)
             for entry in entries {
-                offer(entry.app, index.apps[entry.app].claims[entry.claim], claimed: entry.spelling, distance: d, wildcard: wildcard)
+                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: d, wildcard: wildcard)
             }
         }
-        if !index.legacyClaims.isEmpty {
+        found.offerLegacyClaims(type: type, fileName: fileName, mimeType: mimeType)
+        return found.sorted()
+    }
+
+    /// The best candidate per app while claims are offered, then the documented order.
+    struct Candidates {
+        let index: HandlerIndex
+        let defaultApp: String?
+        var best: [Int: HandlerCandidate] = [:]
+
+        init(index: HandlerIndex, defaultApp: String?) {
+            self.index = index
+            self.defaultApp = defaultApp
+        }
+
+        /// Keeps the claim when it places the app better than its claims so far.
+        mutating func offer(_ app: Int, _ claimIndex: Int, claimed: String, distance: Int, wildcard: Bool) {
+            let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
+                                             claim: index.apps[app].claims[claimIndex], claimedType: claimed, distance: distance,
+                                             isWildcard: wildcard, isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
+            if let existing = best[app], !HandlerRanking.precedes(candidate, existing) { return }
+            best[app] = candidate
+        }
+
+        /// Offers the claims without `LSItemContentTypes` that match the name or MIME type.
+        mutating func offerLegacyClaims(type: UTType, fileName: String?, mimeType: String?) {
+            guard !index.legacyClaims.isEmpty else { return }
             let ext = fileName.flatMap(FileTypeDetector.filenameExtension(of:))?.lowercased()
             let mime = mimeType?.lowercased(), preferredMIME = type.preferredMIMEType?.lowercased()
             for entry in index.legacyClaims {
                 let claim = index.apps[entry.app].claims[entry.claim]
-                if let (claimed, wildcard) = Self.legacyMatch(claim, ext: ext, mime: mime, preferredMIME: preferredMIME) {
-                    offer(entry.app, claim, claimed: claimed, distance: 0, wildcard: wildcard)
+                if let (claimed, wildcard) = HandlerRanking.legacyMatch(claim, ext: ext, mime: mime, preferredMIME: preferredMIME) {
+                    offer(entry.app, entry.claim, claimed: claimed, distance: 0, wildcard: wildcard)
                 }
             }
         }
-        return best.values.sorted(by: Self.precedes)
+
+        func sorted() -> [HandlerCandidate] { best.values.sorted(by: HandlerRanking.precedes) }
     }
 
     /// How a claim without `LSItemContentTypes` matches: a named extension or MIME type, else `*`.

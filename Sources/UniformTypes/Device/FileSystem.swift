@@ -4,21 +4,22 @@ import Glibc
 import Musl
 #endif
 
-/// The few file-system calls the type engine needs, as thin wrappers over the C library.
-/// (swift-system has no directory listing or `stat`; these follow its style.)
-enum FileSystem {
+/// The few file-system calls the type engine and the handlers need, as thin wrappers over the C
+/// library. (swift-system has no directory listing or `stat`; these follow its style.) Shared
+/// within the package, not part of the public API.
+package enum FileSystem {
     /// File status, following links. The corresponding C function is `stat`.
-    static func status(_ path: String) -> stat? {
+    package static func status(_ path: String) -> stat? {
         var info = stat()
         return stat(path, &info) == 0 ? info : nil
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         guard let info = status(path) else { return false }
         return info.st_mode & S_IFMT == S_IFREG
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         guard let info = status(path) else { return false }
         return info.st_mode & S_IFMT == S_IFDIR
     }
@@ -26,7 +27,7 @@ enum FileSystem {
     /// The names in a directory, without `.` and `..`; empty when it cannot be read.
     /// The corresponding C functions are `opendir` and `readdir`.
     /// The names in a directory with their inode numbers, as `readdir` reports them (no `stat`).
-    static func entriesWithInodes(of directory: String) -> [(name: String, inode: UInt64)] {
+    package static func entriesWithInodes(of directory: String) -> [(name: String, inode: UInt64)] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var result: [(String, UInt64)] = []
@@ -39,7 +40,7 @@ enum FileSystem {
         return result
     }
 
-    static func entries(of directory: String) -> [String] {
+    package static func entries(of directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -52,12 +53,13 @@ enum FileSystem {
         return names
     }
 
-    /// Creates a directory and its parents. The corresponding C function is `mkdir`.
-    static func makeDirectories(_ path: String) throws(FileSystemError) {
-        var current = ""
+    /// Creates a directory and its parents (relative to the working directory when `path` is
+    /// relative). The corresponding C function is `mkdir`.
+    package static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(FileSystemError) {
+        var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FileSystemError(path: current, errno: errno) }
+            if mkdir(current, mode) != 0 && errno != EEXIST { throw FileSystemError(path: current, errno: errno) }
         }
     }
 }
