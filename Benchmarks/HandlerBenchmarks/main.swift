@@ -101,3 +101,39 @@ for _ in 0..<starts {
 }
 print(String(format: "openin --list file.person (Samples device) %.2f ms; gio mime text/plain %.2f ms: openin %.1fx faster (target >= 5x)",
              Bench.median(ours) * 1e3, Bench.median(theirs) * 1e3, Bench.median(theirs) / Bench.median(ours)))
+
+// The same comparison with equal app populations: make_apps.py's 307 apps (the ANCHORS setting) as
+// .desktop files for `gio mime` and as registered Info.plists for `openin`.
+let xdg300 = work + "/xdg-300"
+if !FileManager.default.fileExists(atPath: xdg300 + "/env.sh") {
+    Bench.shell("python3 '\(peers)/make_apps.py' '\(xdg300)' 300 > /dev/null")
+    Bench.shell("update-desktop-database '\(xdg300)/data/applications' 2>/dev/null")
+}
+let device300 = work + "/device-300"
+if !FileManager.default.fileExists(atPath: device300 + "/Apps") {
+    try FileManager.default.createDirectory(atPath: device300 + "/Apps", withIntermediateDirectories: true)
+    for file in (try FileManager.default.contentsOfDirectory(atPath: xdg300 + "/data/applications")).filter({ $0.hasSuffix(".desktop") }) {
+        guard let text = try? String(contentsOfFile: xdg300 + "/data/applications/" + file, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MimeType=") }) else { continue }
+        let name = String(file.dropLast(8))
+        let types = line.dropFirst(9).split(separator: ";").map { mime in
+            "<string>" + (UTType(mimeType: String(mime), conformingTo: nil, in: registry)?.identifier ?? String(mime)) + "</string>"
+        }.joined()
+        let plist = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>org.example.\(name)</string>"
+            + "<key>CFBundleName</key><string>\(name)</string><key>CFBundleDocumentTypes</key><array><dict><key>CFBundleTypeRole</key>"
+            + "<string>Editor</string><key>LSItemContentTypes</key><array>\(types)</array></dict></array></dict></plist>"
+        try FileManager.default.createDirectory(atPath: device300 + "/Apps/\(name).app", withIntermediateDirectories: true)
+        try plist.write(toFile: device300 + "/Apps/\(name).app/Info.plist", atomically: true, encoding: .utf8)
+    }
+    try "hello\n".write(toFile: device300 + "/note.txt", atomically: true, encoding: .utf8)
+}
+let xdgEnvironment = ["XDG_DATA_HOME": xdg300 + "/home", "XDG_DATA_DIRS": xdg300 + "/data", "XDG_CONFIG_HOME": xdg300 + "/config"]
+for (key, value) in xdgEnvironment { setenv(key, value, 1) }
+_ = Bench.spawnWall([openin, "--root", device300, "--list", device300 + "/note.txt"])
+var ours300: [Double] = [], gio300: [Double] = []
+for _ in 0..<starts {
+    ours300.append(Bench.spawnWall([openin, "--root", device300, "--list", device300 + "/note.txt"]))
+    if !gioPath.isEmpty { gio300.append(Bench.spawnWall([gioPath, "mime", "text/plain"])) }
+}
+print(String(format: "with 307 apps on both sides: openin --list note.txt %.2f ms; gio mime text/plain %.2f ms: openin %.1fx faster (target >= 5x)",
+             Bench.median(ours300) * 1e3, Bench.median(gio300) * 1e3, Bench.median(gio300) / Bench.median(ours300)))

@@ -35,9 +35,16 @@ struct OpeninCommands {
         if let verb = invocation.defaultsVerb { return try defaultCommand(verb) }
         let registry = try registry()
         // The apps as the registry recorded them (it is rebuilt whenever an app is registered or
-        // removed); reading every Info.plist again only when it has no records.
-        var bundles = AppBundle.all(in: registry) ?? []
-        if bundles.isEmpty && !RegisteredApp.all(on: root).isEmpty {
+        // removed): only those that can matter for these documents, unless every app must be
+        // explained (--all, --to); every Info.plist is read again only when it has no records.
+        var bundles: [AppBundle]
+        if invocation.all || invocation.to != nil {
+            bundles = AppBundle.all(in: registry) ?? []
+        } else {
+            let detector = FileTypeDetector(registry: registry)
+            bundles = AppBundle.considered(for: invocation.documents.map { detector.type(ofFileAt: $0).type }, in: registry)
+        }
+        if registry.appRecordCount == 0 && !RegisteredApp.all(on: root).isEmpty {
             let (read, unreadable) = AppBundle.all(on: root)
             for (path, error) in unreadable { Output.error("openin: warning: \(path): \(error) (app left out)") }
             bundles = read
@@ -49,7 +56,8 @@ struct OpeninCommands {
         let chooser = Chooser(registry: registry, bundles: bundles, defaults: try defaults().byType)
         // Refusals are needed to explain an app the user named (--to), or for --all.
         let sheet = chooser.sheet(for: invocation.documents, exclude: invocation.exclude, sourceApplication: sender,
-                                  refusals: invocation.all || invocation.to != nil)
+                                  refusals: invocation.all || invocation.to != nil,
+                                  senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry))
         let rows = SheetText.rows(sheet)
 
         if let target = invocation.to {

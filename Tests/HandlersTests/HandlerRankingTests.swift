@@ -111,4 +111,34 @@ import UniformTypes
             }
         }
     }
+
+    /// Ranking only the apps the registry says can matter (what `openin` does) answers as ranking
+    /// every registered app, for the 31 corpus apps and every catalog type.
+    @Test func consideredAppsRankAsAllApps() throws {
+        let root = try TestSupport.temporaryDirectory()
+        let apps = root.appendingPathComponent("Apps")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestSupport.infoPlistCorpus.path) where name.hasSuffix(".plist") {
+            try FileManager.default.createSymbolicLink(at: apps.appendingPathComponent(name), withDestinationURL: TestSupport.infoPlistCorpus.appendingPathComponent(name))
+        }
+        let registry = try RegistryStore.open(root: DeviceRoot(path: root.path), catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
+        let all = try #require(AppBundle.all(in: registry))
+        #expect(all.count == 31)
+        let ranking = HandlerRanking(registry: registry)
+        let everyApp = HandlerIndex(bundles: all, registry: registry)
+        var smaller = 0
+        for id in registry.allNumbers {
+            let type = try #require(UTType(registry.identifier(of: id), in: registry))
+            let name = "file." + (type.preferredFilenameExtension ?? "bin")
+            let considered = AppBundle.considered(for: [type], in: registry)
+            if considered.count < all.count { smaller += 1 }
+            #expect(ranking.rank(type: type, fileName: name, index: HandlerIndex(bundles: considered, registry: registry))
+                    == ranking.rank(type: type, fileName: name, index: everyApp), "\(type.identifier)")
+        }
+        #expect(smaller > 500, "the registry narrows the apps to read")
+        for type in [UTType(filenameExtension: "xyz", in: registry)!, UTType(mimeType: "text/x-csrc", in: registry)!] {
+            #expect(ranking.rank(type: type, fileName: "a.xyz", index: HandlerIndex(bundles: AppBundle.considered(for: [type], in: registry), registry: registry))
+                    == ranking.rank(type: type, fileName: "a.xyz", index: everyApp))
+        }
+    }
 }

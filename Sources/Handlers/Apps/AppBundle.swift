@@ -57,12 +57,43 @@ public struct AppBundle: Sendable, Hashable {
         }
     }
 
-    /// The registered apps as the registry recorded them when it was built (one binary property
-    /// list instead of every Info.plist); `nil` when the registry has no records.
+    /// The registered apps as the registry recorded them when it was built (no Info.plist is
+    /// read); `nil` when the registry has no records.
     public static func all(in registry: TypeRegistry) -> [AppBundle]? {
-        let bytes = registry.appRecordBytes
-        guard !bytes.isEmpty, let records = try? PropertyListReader.read(bytes).value.arrayValue else { return nil }
-        return records.compactMap(AppBundle.init(record:))
+        let count = registry.appRecordCount
+        guard count > 0 else { return nil }
+        return decode(Array(0..<count), in: registry)
+    }
+
+    /// The registered apps that can matter for documents of `types`: those whose document types
+    /// name one of the types or their supertypes, and those read for every document (legacy
+    /// extension/MIME claims, share extensions). Ranking these gives the same answer as ranking
+    /// every app, at a cost that does not grow with the number of apps.
+    public static func considered(for types: [UTType], in registry: TypeRegistry) -> [AppBundle] {
+        var indices = Set(registry.appsAlwaysConsidered)
+        for type in types {
+            if let number = type.typeNumber {
+                indices.formUnion(registry.apps(claiming: number))
+            } else {
+                indices.formUnion(registry.apps(claimingUnregistered: type.identifier))
+            }
+            for supertype in type.supertypes {
+                if let number = supertype.typeNumber { indices.formUnion(registry.apps(claiming: number)) }
+            }
+        }
+        return decode(indices.sorted(), in: registry)
+    }
+
+    /// Whether an app with this bundle identifier is registered.
+    public static func isRegistered(_ bundleIdentifier: String, in registry: TypeRegistry) -> Bool {
+        (0..<registry.appRecordCount).contains { registry.appIdentifier($0) == bundleIdentifier }
+    }
+
+    static func decode(_ indices: [Int], in registry: TypeRegistry) -> [AppBundle] {
+        indices.compactMap { index in
+            guard let bytes = registry.appRecord(index), let record = try? PropertyListReader.read(bytes).value else { return nil }
+            return AppBundle(record: record)
+        }
     }
 
     /// Builds the model from an Info.plist value.
@@ -74,7 +105,8 @@ public struct AppBundle: Sendable, Hashable {
             guard let value, !value.isEmpty, !value.contains("$(") && !value.contains("${") else { return nil }
             return value
         }
-        let identifier = resolved(root["CFBundleIdentifier"]?.value.stringValue) ?? fallbackIdentifier
+        // As the registry names apps: any `$` in an identifier means a build variable.
+        let identifier = root["CFBundleIdentifier"]?.value.stringValue.flatMap { $0.isEmpty || $0.contains("$") ? nil : $0 } ?? fallbackIdentifier
         bundleIdentifier = identifier
         name = resolved(root["CFBundleDisplayName"]?.value.stringValue) ?? resolved(root["CFBundleName"]?.value.stringValue) ?? identifier
         shortVersion = root["CFBundleShortVersionString"]?.value.stringValue

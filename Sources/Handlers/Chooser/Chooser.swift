@@ -49,7 +49,10 @@ public struct Chooser: Sendable {
     ///   - exclude: bundle identifiers and activity types to leave out (like `excludedActivityTypes`).
     ///   - sourceApplication: the sender, which is never offered its own documents.
     ///   - refusals: whether to explain every app that is not offered (`--all`); skipped otherwise.
-    public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true) -> Sheet {
+    ///   - senderIsRegistered: whether the sender is a registered app, when the caller knows it
+    ///     (the chooser may have been given only the apps that matter); else looked up in `bundles`.
+    public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true,
+                      senderIsRegistered: Bool? = nil) -> Sheet {
         let detector = FileTypeDetector(registry: registry)
         let documents = paths.map { path -> Sheet.Document in
             let answer = detector.type(ofFileAt: path)
@@ -80,7 +83,7 @@ public struct Chooser: Sendable {
                                                                             sourceApplication: sourceApplication)))
         }
         var activities = Activity.builtIns(documentCount: documents.count, sender: sourceApplication,
-                                           senderIsRegistered: byIdentifier[sourceApplication] != nil)
+                                           senderIsRegistered: senderIsRegistered ?? (byIdentifier[sourceApplication] != nil))
         for app in bundles {
             for share in app.shareExtensions {
                 let verdict = share.accepts(documents.map(\.type), in: registry)

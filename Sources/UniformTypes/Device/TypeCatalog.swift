@@ -138,10 +138,10 @@ public enum RegistryStore {
         for file in catalog.map(TypeCatalog.files(in:)) ?? [] {
             declarations += read(file, source: String(file.split(separator: "/").last ?? ""), asSystem: true, into: &result)
         }
-        var records: [PropertyList] = []
+        var apps: [AppRecordInput] = []
         for app in RegisteredApp.all(on: root) {
             let plist = try? PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value
-            if let plist { records.append(appRecord(app, plist)) }
+            if let plist { apps.append(appRecord(app, plist)) }
             let bundleID = plist?["CFBundleIdentifier"]?.stringValue
             let name = bundleID.flatMap { $0.contains("$") ? nil : $0 } ?? app.name
             let translations = app.localizedStrings()
@@ -155,7 +155,7 @@ public enum RegistryStore {
         }
         let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files()),
                                                fingerprint: fingerprint,
-                                               appRecords: BinaryPropertyListWriter().write(.array(records)))
+                                               apps: apps)
         // The image was just compiled from validated tables, so opening it cannot fail.
         return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), image, result)
     }
@@ -167,8 +167,8 @@ public enum RegistryStore {
                                        "LSSupportsOpeningDocumentsInPlace", "DILaunchCommand", "NSExtension"]
 
     /// One app's record: `RegistrationName`, `Path`, `InfoPlistPath`, `Info` (the kept keys) and
-    /// `PlugIns` (`Name` and `Info` of each `PlugIns/*.appex`).
-    static func appRecord(_ app: RegisteredApp, _ plist: PropertyList) -> PropertyList {
+    /// `PlugIns` (`Name` and `Info` of each `PlugIns/*.appex`), with the types it claims.
+    static func appRecord(_ app: RegisteredApp, _ plist: PropertyList) -> AppRecordInput {
         func kept(_ plist: PropertyList) -> PropertyList {
             var info: OrderedDictionary<String, PropertyList> = [:]
             for key in appRecordKeys { if let value = plist[key] { info[key] = value } }
@@ -179,8 +179,19 @@ public enum RegistryStore {
             guard let info = try? PropertyListReader.read(contentsOf: .init(app.path + "/PlugIns/" + name + "/Info.plist")).value else { continue }
             plugIns.append(.dictionary(["Name": .string(name), "Info": kept(info)]))
         }
-        return .dictionary(["RegistrationName": .string(app.name), "Path": .string(app.path), "InfoPlistPath": .string(app.infoPlistPath),
-                            "Info": kept(plist), "PlugIns": .array(plugIns)])
+        let record = PropertyList.dictionary(["RegistrationName": .string(app.name), "Path": .string(app.path),
+                                              "InfoPlistPath": .string(app.infoPlistPath), "Info": kept(plist), "PlugIns": .array(plugIns)])
+        var claimed: [String] = [], legacy = false
+        for entry in plist["CFBundleDocumentTypes"]?.arrayValue ?? [] {
+            switch entry["LSItemContentTypes"] {
+            case .string(let id)?: claimed.append(id)
+            case .array(let ids)?: claimed += ids.compactMap(\.stringValue)
+            default: legacy = true
+            }
+        }
+        let identifier = plist["CFBundleIdentifier"]?.stringValue.flatMap { $0.isEmpty || $0.contains("$") ? nil : $0 } ?? app.name
+        return AppRecordInput(identifier: identifier, record: BinaryPropertyListWriter().write(record), claimedTypes: claimed,
+                              alwaysConsidered: legacy || plist["NSExtension"] != nil || !plugIns.isEmpty)
     }
 
     static func read(_ file: String, source: String, asSystem: Bool, into report: inout BuildReport) -> [TypeDeclaration] {

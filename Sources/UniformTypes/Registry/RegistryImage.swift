@@ -19,7 +19,7 @@ import Musl
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 8
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -29,8 +29,8 @@ enum RegistryImageLayout {
         /// Per type, one 32-byte row: the supertype count, then up to 7 supertypes. A conformance
         /// test reads one cache line; types with more supertypes use their list in the pool.
         case closureRows
-        /// A binary property list: per registered app, the Info.plist keys the handler chooser
-        /// reads (``RegistryStore/appRecordKeys``), so `openin` need not parse every Info.plist.
+        /// Per registered app, the Info.plist keys the handler chooser reads and which types it
+        /// claims (``AppRecordTable``), so `openin` reads only the apps that matter.
         case appRecords
 
         /// Bytes per counted element.
@@ -129,8 +129,11 @@ struct RegistryImageWriter {
         return slots
     }
 
-    static func image(of compiled: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8] = []) -> [UInt8] {
+    static func image(of compiled: RegistryCompiler, fingerprint: [UInt8], apps: [AppRecordInput] = []) -> [UInt8] {
         var w = RegistryImageWriter()
+        var numbers: [String: Int] = [:]
+        for (i, id) in compiled.identifiers.enumerated() { numbers[TypeIdentifierSyntax.normalized(id)] = i }
+        let appRecords = AppRecordTable.encode(apps, typeCount: compiled.identifiers.count) { numbers[TypeIdentifierSyntax.normalized($0)] }
         return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords)
     }
 

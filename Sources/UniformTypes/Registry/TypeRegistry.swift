@@ -35,17 +35,17 @@ public final class TypeRegistry: Sendable {
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
     public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = [],
-                            appRecords: [UInt8] = []) {
+                            apps: [AppRecordInput] = []) {
         let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
-                                              fingerprint: fingerprint, appRecords: appRecords)
+                                              fingerprint: fingerprint, apps: apps)
         try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
     /// The image bytes of a registry built from `declarations`, for writing to a registry file.
     public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8],
-                                     appRecords: [UInt8] = []) -> [UInt8] {
+                                     apps: [AppRecordInput] = []) -> [UInt8] {
         RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
-                                  fingerprint: fingerprint, appRecords: appRecords)
+                                  fingerprint: fingerprint, apps: apps)
     }
 
     /// Maps a registry file.
@@ -156,11 +156,10 @@ public final class TypeRegistry: Sendable {
         return Array(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
     }
 
-    /// The registered apps' records as the registry was built with them: a binary property list
-    /// (an array of dictionaries, see ``RegistryStore/appRecordKeys``), empty when none were given.
-    public var appRecordBytes: [UInt8] {
+    /// The app section (``AppRecordTable``).
+    var appRecordsBuffer: UnsafeRawBufferPointer {
         let f = section(.appRecords)
-        return Array(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
+        return UnsafeRawBufferPointer(start: base + f.offset, count: f.count)
     }
 
     /// The number of `identifier` (compared ignoring ASCII case), if the registry knows it.
