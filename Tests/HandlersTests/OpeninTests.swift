@@ -284,6 +284,27 @@ import UniformTypes
     }
 }
 
+extension OpeninTests {
+    /// A large file delivered on a terminal shows a progress bar on standard error.
+    @Test func largeDeliveriesShowProgressOnATerminal() throws {
+        let root = try Self.sampleDevice()
+        let big = root.appendingPathComponent("Documents/big.person").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 24 << 20) == 0)
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        let out = try TestSupport.run("/usr/bin/env", ["python3", driver, "", TestSupport.openin, "--root", root.path,
+                                                       "--to", "com.example.files", "--no-launch", "--from", "x", big]).out
+        // Files opens in place: no copy, no bar. The viewer gets a copy, with a bar.
+        #expect(out.contains("opened in place") && !out.contains("%"))
+        let copy = try TestSupport.run("/usr/bin/env", ["python3", driver, "", TestSupport.openin, "--root", root.path,
+                                                        "--to", "com.example.person-viewer", "--no-launch", big]).out
+        #expect(copy.contains("big.person [") && copy.contains("] 100%") && copy.hasSuffix("exit 0\n"))
+        // Without a terminal: no bar.
+        let plain = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer", "--no-launch", big])
+        #expect(plain.status == 0 && !plain.stderr.contains("%"))
+    }
+}
+
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

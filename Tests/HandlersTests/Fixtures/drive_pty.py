@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command on a pseudo-terminal, waits for the sheet, types keys, and reports.
 
-    drive_pty.py KEYS-AS-HEX COMMAND ARG...
+    drive_pty.py KEYS-AS-HEX COMMAND ARG...     (KEYS empty: no sheet is expected)
 
 Prints what the command wrote to the terminal, then a last line "exit N".
 """
@@ -31,7 +31,8 @@ def pump(until=None, timeout=10.0):
                 return True
     return until is None
 
-pump(b"q cancel")
+if keys:            # a sheet to answer; with no keys, just run to the end
+    pump(b"q cancel")
 # One key at a time, as a person types; an escape sequence (arrows, pages) arrives whole, as a
 # terminal sends it, and a lone Esc alone.
 i = 0
