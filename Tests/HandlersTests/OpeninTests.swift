@@ -305,6 +305,23 @@ extension OpeninTests {
     }
 }
 
+extension OpeninTests {
+    /// A sheet taller than the terminal pages; choosing copy-to-folder there asks for the folder.
+    @Test func theSheetPagesAndAsksForAFolder() throws {
+        let root = try Self.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        let folder = root.appendingPathComponent("copies").path
+        // 10 rows: a page of 3 rows. PgDn from row 1 reaches row 4, "Copy to Folder"; Enter; then the folder.
+        let keys = [0x1B, 0x5B, 0x36, 0x7E, 0x0D] + Array((folder + "\n").utf8)
+        let hex = keys.map { String($0, radix: 16).leftPadded(2) }.joined()
+        let out = try TestSupport.run("/usr/bin/env", ["PTY_ROWS=10", "python3", driver, hex, TestSupport.openin, "--root", root.path, doc]).out
+        #expect(out.contains("[page 1/2]") && out.contains("[page 2/2]"))
+        #expect(out.contains("Copy to folder:") && out.hasSuffix("exit 0\n"), "\(out)")
+        #expect(FileManager.default.contentsEqual(atPath: folder + "/file.person", andPath: doc))
+    }
+}
+
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -5,13 +5,15 @@
 
 Prints what the command wrote to the terminal, then a last line "exit N".
 """
-import os, pty, select, sys, time
+import fcntl, os, pty, select, struct, sys, termios, time
 
 keys = bytes.fromhex(sys.argv[1])
 argv = sys.argv[2:]
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(argv[0], argv)
+# The terminal's height: PTY_ROWS, else 24.
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", int(os.environ.get("PTY_ROWS", "24")), 100, 0, 0))
 
 out = b""
 def pump(until=None, timeout=10.0):
@@ -42,6 +44,9 @@ while i < len(keys):
         while j < len(keys) and not (chr(keys[j]).isalpha() or keys[j] == ord("~")):
             j += 1
         j += 1
+    elif 0x20 <= keys[i] < 0x7F:       # typed text (a folder name) arrives as one burst
+        while j < len(keys) and 0x20 <= keys[j] < 0x7F:
+            j += 1
     os.write(fd, keys[i:j])
     time.sleep(0.15)
     i = j
