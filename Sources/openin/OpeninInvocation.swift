@@ -1,3 +1,5 @@
+import ToolSupport
+
 /// One `openin` command line, parsed by hand (as `uti`'s: swift-argument-parser's start-up cost
 /// would be most of a `--list` process).
 struct OpeninInvocation {
@@ -21,18 +23,13 @@ struct OpeninInvocation {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> OpeninInvocation {
         var invocation = OpeninInvocation()
-        var rest = arguments
+        var words = ArgumentWords(arguments)
         func value(_ option: String) throws(UsageError) -> String {
-            guard let v = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
+            guard let v = words.value() else { throw UsageError(message: "\(option) needs a value") }
             return v
         }
         var operands: [String] = []
-        while let arg = rest.popFirst() {
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                rest.insert(String(arg[arg.index(after: eq)...]), at: rest.startIndex)
-                rest.insert(String(arg[..<eq]), at: rest.startIndex)
-                continue
-            }
+        while let arg = words.next() {
             switch arg {
             case "--root": invocation.root = try value(arg)
             case "--list", "-l": invocation.list = true
@@ -47,7 +44,7 @@ struct OpeninInvocation {
             case "--destination": invocation.destination = try value(arg)
             case "--no-launch": invocation.launch = false
             case "-h", "--help": invocation.help = true
-            case "--": operands += rest; rest = []
+            case "--": operands += words.remaining()
             default:
                 if arg.hasPrefix("-") && arg.count > 1 { throw UsageError(message: "unknown option \(arg)") }
                 operands.append(arg)

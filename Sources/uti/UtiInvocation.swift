@@ -1,3 +1,5 @@
+import ToolSupport
+
 /// One `uti` command line, parsed.
 ///
 /// Parsed by hand rather than with swift-argument-parser: that library loads FoundationEssentials,
@@ -22,17 +24,12 @@ struct UtiInvocation {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> UtiInvocation {
         var invocation = UtiInvocation()
-        var rest = arguments
+        var words = ArgumentWords(arguments)
         func value(_ option: String) throws(UsageError) -> String {
-            guard let v = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
+            guard let v = words.value() else { throw UsageError(message: "\(option) needs a value") }
             return v
         }
-        while let arg = rest.popFirst() {
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                rest.insert(String(arg[arg.index(after: eq)...]), at: rest.startIndex)
-                rest.insert(String(arg[..<eq]), at: rest.startIndex)
-                continue
-            }
+        while let arg = words.next() {
             switch arg {
             case "--root": invocation.root = try value(arg)
             case "--json": invocation.json = true
@@ -49,7 +46,7 @@ struct UtiInvocation {
             case "--mime": invocation.lookup = .mime(try value(arg))
             case "--file": invocation.lookup = .file(try value(arg))
             case "-h", "--help", "help": invocation.verb = "help"
-            case "--": invocation.operands += rest; rest = []
+            case "--": invocation.operands += words.remaining()
             default:
                 if arg.hasPrefix("-") && arg.count > 1 { throw UsageError(message: "unknown option \(arg)") }
                 if invocation.verb.isEmpty { invocation.verb = arg } else { invocation.operands.append(arg) }
