@@ -61,6 +61,11 @@ let package = Package(
             swiftSettings: prespecialize
         ),
         .target(
+            name: "Receiver",
+            dependencies: ["Handlers", "UniformTypes", "CSystemShims"],
+            swiftSettings: prespecialize
+        ),
+        .target(
             name: "ToolSupport",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]
         ),
@@ -118,6 +123,10 @@ let package = Package(
             name: "UniformTypesTests",
             dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "ReceiverTests",
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers"]
         ),
         .testTarget(
             name: "HandlersTests",

@@ -1,16 +1,30 @@
 // Linux calls the C library declares only under _GNU_SOURCE, which Swift's Glibc module does not
-// export: renameat2 (glibc 2.28+). Wrapped by hand because no Swift package exposes it.
+// export: renameat2 (glibc 2.28+) and file leases. Wrapped by hand because no Swift package
+// exposes them.
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #endif
+#ifndef F_SETLEASE
+#define F_SETLEASE 1024
+#endif
 
 /// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing the target.
 static inline int di_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
     return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
+}
+
+/// Whether no other process has `fd`'s file open for writing: a read lease (F_SETLEASE, F_RDLCK)
+/// is granted only then. Returns 0 when none does (the lease is released again), else -1 with
+/// errno (EAGAIN: a writer has it open; EACCES: the caller may not take leases on it).
+static inline int di_no_other_writer(int fd) {
+    if (fcntl(fd, F_SETLEASE, F_RDLCK) != 0) return -1;
+    fcntl(fd, F_SETLEASE, F_UNLCK);
+    return 0;
 }
 #endif

@@ -1,0 +1,150 @@
+import CSystemShims
+import Handlers
+import UniformTypes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Moves complete files out of one app's `Documents/Inbox` into its `Documents/`, through
+/// directory descriptors so that a swapped folder or a planted link cannot redirect the move.
+///
+/// One move (same file system): open the entry without following links, accept only a regular
+/// file with one link, at most `sizeLimit` bytes, that no other process has open for writing (a
+/// read lease is refused while one does); drop set-id and sticky bits and make it 0644; `fsync`
+/// it; `renameat2(RENAME_NOREPLACE)` into `Documents/` under its name or the first free
+/// `name-N.ext` (within NAME_MAX); `fsync` `Documents/`, then the Inbox. A rename moves the one
+/// inode, so the file is in exactly one folder at every instant: a crash at any step leaves it in
+/// the Inbox (moved again at the next pass) or in `Documents/` (gone from the Inbox), never both
+/// and never neither.
+///
+/// Not yet: the intent journal and copies across file systems, the SQLite manifest, quarantine,
+/// the type and sender policy, and the watching job (issue #6).
+public struct InboxMover {
+    /// What happened to one Inbox entry.
+    public enum Outcome: Sendable, Equatable {
+        /// Moved into `Documents/` under this name.
+        case moved(String)
+        /// Left in place for a later pass: why (still being written, a transient error).
+        case deferred(String)
+        /// Left in place, never to be moved as is: why (not a regular file, several links, too large).
+        case refused(String)
+    }
+
+    /// The app's container.
+    public var container: AppContainer
+    /// Files larger than this are refused.
+    public var sizeLimit: Int64
+
+    /// A mover for `container`'s Inbox.
+    public init(container: AppContainer, sizeLimit: Int64 = 1 << 32) {
+        self.container = container
+        self.sizeLimit = sizeLimit
+    }
+
+    /// Moves every entry present now, in name order; each entry's outcome.
+    /// - Throws: ``HandlerError`` when the Inbox or `Documents/` cannot be opened.
+    /// Entry names are kept as bytes: a hostile name need not be valid UTF-8 and must reach the
+    /// system calls unchanged. ``displayName(_:)`` makes one printable.
+    public func moveAll() throws(HandlerError) -> [(name: [UInt8], outcome: Outcome)] {
+        try container.create()
+        let inbox = open(container.inbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard inbox >= 0 else { throw .system("cannot open \(container.inbox)", errno) }
+        defer { close(inbox) }
+        let documents = open(container.documents, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard documents >= 0 else { throw .system("cannot open \(container.documents)", errno) }
+        defer { close(documents) }
+        var results: [([UInt8], Outcome)] = []
+        var movedAny = false
+        for name in Self.names(inDirectory: inbox).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let outcome = move(name, from: inbox, to: documents)
+            if case .moved = outcome { movedAny = true }
+            results.append((name, outcome))
+        }
+        // The Inbox entries are gone only once this is durable; Documents/ was flushed per move.
+        if movedAny { fsync(inbox) }
+        return results
+    }
+
+    /// Moves one entry.
+    func move(_ name: [UInt8], from inbox: Int32, to documents: Int32) -> Outcome {
+        let fd = Self.withCString(name) { openat(inbox, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        if fd < 0 {
+            switch errno {
+            case ELOOP: return .refused("a symbolic link")
+            case ENOENT: return .deferred("gone before it could be opened")
+            case ENXIO: return .refused("a socket or FIFO without a writer")
+            default: return .deferred("cannot open: \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .deferred("cannot stat: \(String(cString: strerror(errno)))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .refused("a folder")
+        case S_IFIFO: return .refused("a FIFO")
+        case S_IFCHR, S_IFBLK: return .refused("a device node")
+        default: return .refused("not a regular file")
+        }
+        guard info.st_nlink == 1 else { return .refused("\(info.st_nlink) hard links (a link to a file elsewhere)") }
+        guard Int64(info.st_size) <= sizeLimit else { return .refused("\(info.st_size) bytes, over the limit of \(sizeLimit)") }
+        if di_no_other_writer(fd) != 0 && errno == EAGAIN { return .deferred("still open for writing") }
+        guard fchmod(fd, 0o644) == 0 else { return .deferred("cannot set its mode: \(String(cString: strerror(errno)))") }
+        guard fsync(fd) == 0 else { return .deferred("fsync failed: \(String(cString: strerror(errno)))") }
+        var attempt = 0
+        while attempt < 100_000 {
+            let candidate = Self.suffixed(name, attempt)
+            let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, documents, new) } }
+            if renamed == 0 {
+                guard fsync(documents) == 0 else { return .deferred("moved, but flushing Documents failed; it will be flushed again") }
+                return .moved(Self.displayName(candidate))
+            }
+            switch errno {
+            case EEXIST: attempt += 1
+            case ENOENT: return .deferred("gone during the move (another receiver took it)")
+            default: return .deferred("cannot rename: \(String(cString: strerror(errno)))")
+            }
+        }
+        return .deferred("no free name in Documents")
+    }
+
+    /// The entry names of an open directory, as bytes (a duplicate descriptor is read).
+    static func names(inDirectory fd: Int32) -> [[UInt8]] {
+        let copy = dup(fd)
+        guard copy >= 0, let dir = fdopendir(copy) else { return [] }
+        defer { closedir(dir) }
+        var result: [[UInt8]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { result.append(name) }
+        }
+        return result
+    }
+
+    /// `name` with the `-N` suffix of attempt `attempt`: through ``Delivery/suffixed(_:_:)`` for a
+    /// valid UTF-8 name, byte-wise otherwise; within NAME_MAX either way.
+    static func suffixed(_ name: [UInt8], _ attempt: Int) -> [UInt8] {
+        if let text = String(validating: name, as: UTF8.self) { return Array(Delivery.suffixed(text, attempt).utf8) }
+        guard attempt > 0 else { return name }
+        let dot = name.lastIndex(of: 0x2E).flatMap { $0 > 0 ? $0 : nil } ?? name.endIndex
+        var stem = Array(name[..<dot]), ext = Array(name[dot...])
+        let suffix = Array("-\(attempt)".utf8)
+        if ext.count + suffix.count >= 255 { ext = [] }
+        while stem.count + suffix.count + ext.count > 255 { stem.removeLast() }
+        return stem + suffix + ext
+    }
+
+    /// A printable form of a name: valid UTF-8 as it is, other bytes as `\xNN`.
+    public static func displayName(_ name: [UInt8]) -> String {
+        if let text = String(validating: name, as: UTF8.self) { return text }
+        return name.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+    }
+
+    static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        }
+    }
+}

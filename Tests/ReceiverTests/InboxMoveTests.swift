@@ -1,0 +1,129 @@
+import Foundation
+import Handlers
+import TestHelpers
+import Testing
+import UniformTypes
+@testable import Receiver
+
+/// The move primitive on real files: cases of ../shared/inbox-fault-cases.md (numbers in the names).
+@Suite struct InboxMoveTests {
+    struct Box {
+        let root: URL
+        let container: AppContainer
+        var inbox: URL { URL(fileURLWithPath: container.inbox) }
+        var documents: URL { URL(fileURLWithPath: container.documents) }
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: inbox.appendingPathComponent(name)) }
+        func documentNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: documents.path).filter { $0 != "Inbox" }.sorted() }
+        func inboxNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: inbox.path).sorted() }
+    }
+
+    func box() throws -> Box {
+        let root = try TestSupport.temporaryDirectory()
+        let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
+        try container.create()
+        return Box(root: root, container: container)
+    }
+
+    @Test func case01PlainMoveAndCase24ZeroBytes() throws {
+        let b = try box()
+        try b.write("report.pdf", "%PDF-1.4 body")
+        try b.write("empty.txt", "")
+        let results = try InboxMover(container: b.container).moveAll()
+        #expect(results.map(\.outcome) == [.moved("empty.txt"), .moved("report.pdf")])
+        #expect(try b.inboxNames().isEmpty)
+        #expect(try String(contentsOf: b.documents.appendingPathComponent("report.pdf"), encoding: .utf8) == "%PDF-1.4 body")
+        #expect(try Data(contentsOf: b.documents.appendingPathComponent("empty.txt")).isEmpty)
+    }
+
+    @Test func case02CollisionsAndCase04TheSameNameTwice() throws {
+        let b = try box()
+        try Data("existing".utf8).write(to: b.documents.appendingPathComponent("report.pdf"))
+        for body in ["first", "second"] {
+            try b.write("report.pdf", body)
+            _ = try InboxMover(container: b.container).moveAll()
+        }
+        #expect(try b.documentNames() == ["report-1.pdf", "report-2.pdf", "report.pdf"])
+        #expect(try String(contentsOf: b.documents.appendingPathComponent("report.pdf"), encoding: .utf8) == "existing")
+        #expect(try String(contentsOf: b.documents.appendingPathComponent("report-2.pdf"), encoding: .utf8) == "second")
+    }
+
+    @Test func case03ASuffixOnA255ByteNameStillFits() throws {
+        let b = try box()
+        let name = String(repeating: "n", count: 251) + ".pdf"
+        try Data("old".utf8).write(to: b.documents.appendingPathComponent(name))
+        try b.write(name, "new")
+        let results = try InboxMover(container: b.container).moveAll()
+        guard case .moved(let stored) = results.first?.outcome else { Issue.record("not moved: \(results)"); return }
+        #expect(stored.utf8.count <= 255 && stored.hasSuffix("-1.pdf"))
+    }
+
+    @Test func case15AFileStillOpenForWritingWaits() throws {
+        let b = try box()
+        let path = b.inbox.appendingPathComponent("growing.bin").path
+        let writer = open(path, O_CREAT | O_WRONLY, 0o644)
+        #expect(writer >= 0)
+        _ = write(writer, "part", 4)
+        #expect(try InboxMover(container: b.container).moveAll().first?.outcome == .deferred("still open for writing"))
+        _ = write(writer, "rest", 4)
+        close(writer)
+        #expect(try InboxMover(container: b.container).moveAll().first?.outcome == .moved("growing.bin"))
+        #expect(try String(contentsOf: b.documents.appendingPathComponent("growing.bin"), encoding: .utf8) == "partrest")
+    }
+
+    @Test func case18Symlinks19HardLinks20SpecialFilesAnd29FoldersAreRefused() throws {
+        let b = try box()
+        let outside = b.root.appendingPathComponent("secret.txt")
+        try Data("secret".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(atPath: b.inbox.appendingPathComponent("link.pdf").path, withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: b.inbox.appendingPathComponent("docs.pdf").path, withDestinationPath: b.documents.path)
+        #expect(link(outside.path, b.inbox.appendingPathComponent("hard.pdf").path) == 0)
+        #expect(mkfifo(b.inbox.appendingPathComponent("fifo.pdf").path, 0o644) == 0)
+        try FileManager.default.createDirectory(at: b.inbox.appendingPathComponent("folder.pdf"), withIntermediateDirectories: false)
+        let outcomes = Dictionary(uniqueKeysWithValues: try InboxMover(container: b.container).moveAll().map { (InboxMover.displayName($0.name), $0.outcome) })
+        #expect(outcomes["link.pdf"] == .refused("a symbolic link") && outcomes["docs.pdf"] == .refused("a symbolic link"))
+        #expect(outcomes["hard.pdf"] == .refused("2 hard links (a link to a file elsewhere)"))
+        #expect(outcomes["fifo.pdf"] == .refused("a FIFO") || outcomes["fifo.pdf"] == .refused("a socket or FIFO without a writer"))
+        #expect(outcomes["folder.pdf"] == .refused("a folder"))
+        #expect(try b.documentNames().isEmpty)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "secret")
+    }
+
+    @Test func case23HostileNamesAndCase31ModeBits() throws {
+        let b = try box()
+        let names: [[UInt8]] = [Array("-rf".utf8), Array("line\nbreak.txt".utf8), Array("..hidden".utf8), [0x66, 0xFF, 0xFE, 0x2E, 0x74], Array("Cafe\u{301}.txt".utf8)]
+        for name in names {
+            let fd = InboxMover.withCString(Array(b.inbox.path.utf8) + [0x2F] + name) { open($0, O_CREAT | O_WRONLY, 0o6755) }
+            #expect(fd >= 0)
+            _ = write(fd, "x", 1)
+            fchmod(fd, 0o6755)
+            close(fd)
+        }
+        let results = try InboxMover(container: b.container).moveAll()
+        #expect(results.count == names.count && results.allSatisfy { if case .moved = $0.outcome { true } else { false } })
+        let moved = InboxMover.names(inDirectory: open(b.documents.path, O_RDONLY | O_DIRECTORY)).filter { $0 != Array("Inbox".utf8) }
+        #expect(Set(moved) == Set(names))
+        for name in names {
+            var info = stat()
+            #expect(InboxMover.withCString(Array(b.documents.path.utf8) + [0x2F] + name) { stat($0, &info) } == 0)
+            #expect(info.st_mode & 0o7777 == 0o644)
+        }
+    }
+
+    @Test func case05SeveralMoversTakeEachFileOnce() throws {
+        let b = try box()
+        for i in 0..<400 { try b.write("file-\(i % 50).txt".replacingOccurrences(of: ".txt", with: "-\(i).txt"), "\(i)") }
+        final class Collected: @unchecked Sendable {   // guarded by `lock`
+            let lock = NSLock()
+            var names: [String] = []
+        }
+        let collected = Collected()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let results = (try? InboxMover(container: b.container).moveAll()) ?? []
+            let names = results.compactMap { if case .moved(let name) = $0.outcome { name } else { nil } }
+            collected.lock.lock(); collected.names += names; collected.lock.unlock()
+        }
+        let all = collected.names
+        #expect(all.count == 400 && Set(all).count == 400)
+        #expect(try b.documentNames().count == 400 && b.inboxNames().isEmpty)
+    }
+}
