@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
+        .executable(name: "inboxd", targets: ["inboxd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -79,6 +80,12 @@ let package = Package(
             name: "openin",
             dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
                            .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "inboxd",
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "ToolSupport"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

@@ -127,3 +127,28 @@ import UniformTypes
         #expect(try b.documentNames().count == 400 && b.inboxNames().isEmpty)
     }
 }
+
+/// `inboxd once` after `openin` deliveries: the handover from sender to receiver, end to end.
+@Suite struct InboxdOnceTests {
+    @Test func deliveredDocumentsEndUpInDocuments() throws {
+        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        for _ in 0..<2 {
+            #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer", "--no-launch", doc]).status == 0)
+        }
+        let inbox = root.appendingPathComponent("Containers/com.example.person-viewer/Documents/Inbox")
+        try FileManager.default.createSymbolicLink(atPath: inbox.appendingPathComponent("planted.person").path, withDestinationPath: "/etc/passwd")
+        let run = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.out.contains("file.person -> Documents/file.person") && run.out.contains("file-1.person -> Documents/file-1.person"))
+        #expect(run.out.contains("planted.person refused: a symbolic link"))
+        let documents = root.appendingPathComponent("Containers/com.example.person-viewer/Documents")
+        for name in ["file.person", "file-1.person"] {
+            #expect(FileManager.default.contentsEqual(atPath: documents.appendingPathComponent(name).path, andPath: doc))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path) == ["planted.person"])
+        #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
+    }
+}

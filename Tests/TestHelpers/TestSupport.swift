@@ -26,6 +26,8 @@ public enum TestSupport {
     public static var uti: String { productsDirectory.appendingPathComponent("uti").path }
     /// The built `openin`.
     public static var openin: String { productsDirectory.appendingPathComponent("openin").path }
+    /// The built `inboxd`.
+    public static var inboxd: String { productsDirectory.appendingPathComponent("inboxd").path }
 
     /// The Foundation-based plutil that ships with the Swift toolchain: the peer we match.
     public static let toolchainPlutil: String? = {

@@ -1,0 +1,65 @@
+// `inboxd`: moves complete files out of apps' Documents/Inbox into their Documents/.
+// So far `once` only (issue #6 is in progress; docs/receiver.md).
+import Handlers
+import Receiver
+import ToolSupport
+import UniformTypes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+let usage = """
+inboxd: moves every complete file out of an app's Documents/Inbox into its Documents/, never
+overwriting (name-1.ext), never following links, skipping files still open for writing.
+
+Usage:
+  inboxd once [--root DIR] [--app BUNDLE-ID]   process what is there now, then exit
+
+Without --app, every container of the device root (ROOT/Containers/*) is processed.
+Exit status: 0 done (files left in place are reported), 2 usage errors and failures.
+"""
+
+var words = ArgumentWords(ProcessArguments.afterProgramName())
+var verb: String?, rootPath: String?, app: String?
+while let word = words.next() {
+    switch word {
+    case "--root": rootPath = words.value()
+    case "--app": app = words.value()
+    case "-h", "--help": Output.text(usage + "\n"); exit(0)
+    default:
+        if word.hasPrefix("-") || verb != nil { Output.error("inboxd: unexpected \(word)\nUse inboxd --help for usage."); exit(2) }
+        verb = word
+    }
+}
+guard verb == "once" else { Output.error("inboxd: name a command (once)\nUse inboxd --help for usage."); exit(2) }
+let root = DeviceRoot.resolve(explicit: rootPath)
+var identifiers: [String] = []
+if let app {
+    identifiers = [app]
+} else if let dir = opendir(root.path + "/Containers") {
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if !name.hasPrefix(".") { identifiers.append(name) }
+    }
+    closedir(dir)
+}
+var failed = false
+for identifier in identifiers.sorted() {
+    do {
+        let mover = InboxMover(container: try AppContainer(bundleIdentifier: identifier, on: root))
+        for (name, outcome) in try mover.moveAll() {
+            let shown = InboxMover.displayName(name)
+            switch outcome {
+            case .moved(let stored): Output.line("\(identifier): \(shown) -> Documents/\(stored)")
+            case .deferred(let why): Output.line("\(identifier): \(shown) left for later: \(why)")
+            case .refused(let why): Output.line("\(identifier): \(shown) refused: \(why)")
+            }
+        }
+    } catch {
+        Output.error("inboxd: \(identifier): \(error)")
+        failed = true
+    }
+}
+exit(failed ? 2 : 0)
