@@ -54,6 +54,8 @@ let package = Package(
             swiftSettings: prespecialize
         ),
         .target(name: "CSystemShims"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "Handlers",
             dependencies: ["UniformTypes", "PropertyLists", "CSystemShims",
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "Receiver",
-            dependencies: ["Handlers", "UniformTypes", "CSystemShims"],
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "CSystemShims", "CSQLite", "CCrypto"],
             swiftSettings: prespecialize
         ),
         .target(

@@ -19,8 +19,9 @@ import Musl
 /// the Inbox (moved again at the next pass) or in `Documents/` (gone from the Inbox), never both
 /// and never neither.
 ///
-/// Not yet: the intent journal and copies across file systems, the SQLite manifest, quarantine,
-/// the type and sender policy, and the watching job (issue #6).
+/// With a ``Manifest``, each move is journaled (see there) and ``recover()`` settles moves a crash
+/// interrupted. Not yet: copies across file systems, quarantine, the type and sender policy, and
+/// the watching job (issue #6).
 public struct InboxMover {
     /// What happened to one Inbox entry.
     public enum Outcome: Sendable, Equatable {
@@ -36,11 +37,50 @@ public struct InboxMover {
     public var container: AppContainer
     /// Files larger than this are refused.
     public var sizeLimit: Int64
+    /// The journal and record of moves, if kept.
+    public var manifest: Manifest?
+    /// For crash-injection tests: `INBOXD_CRASH_AT` = `intent`, `renamed` or `flushed` makes the
+    /// process kill itself with SIGKILL at that step of its first move.
+    let crashPoint: String?
 
     /// A mover for `container`'s Inbox.
-    public init(container: AppContainer, sizeLimit: Int64 = 1 << 32) {
+    public init(container: AppContainer, sizeLimit: Int64 = 1 << 32, manifest: Manifest? = nil) {
         self.container = container
         self.sizeLimit = sizeLimit
+        self.manifest = manifest
+        crashPoint = getenv("INBOXD_CRASH_AT").map { String(cString: $0) }
+    }
+
+    func crash(at point: String) {
+        if crashPoint == point { raise(SIGKILL) }
+    }
+
+    /// Settles the moves a crash interrupted (rows still `moving`): the file is in the Inbox under
+    /// its name (the rename did not happen: the row is dropped and the file will be moved again),
+    /// or in `Documents/` (found by inode: the row becomes `stored`), or neither (the app deleted
+    /// it from the Inbox, as it may: the row is dropped).
+    public func recover() throws(HandlerError) {
+        guard let manifest else { return }
+        let pending = try manifest.entries(status: "moving")
+        guard !pending.isEmpty else { return }
+        for entry in pending {
+            var info = stat()
+            let inInbox = Self.withCString(Array(container.inbox.utf8) + [0x2F] + entry.originalName) { lstat($0, &info) } == 0
+                && UInt64(info.st_ino) == entry.inode && UInt64(info.st_dev) == entry.device
+            if inInbox { try manifest.finish(entry.id, storedAs: nil, time: Delivery.now()); continue }
+            let documents = open(container.documents, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            var found: [UInt8]?
+            if documents >= 0 {
+                for name in Self.names(inDirectory: documents) {
+                    var candidate = stat()
+                    if Self.withCString(name, { fstatat(documents, $0, &candidate, AT_SYMLINK_NOFOLLOW) }) == 0,
+                       UInt64(candidate.st_ino) == entry.inode, UInt64(candidate.st_dev) == entry.device { found = name; break }
+                }
+                fsync(documents)
+                close(documents)
+            }
+            try manifest.finish(entry.id, storedAs: found.map(Self.displayName), time: Delivery.now())
+        }
     }
 
     /// Moves every entry present now, in name order; each entry's outcome.
@@ -49,6 +89,7 @@ public struct InboxMover {
     /// system calls unchanged. ``displayName(_:)`` makes one printable.
     public func moveAll() throws(HandlerError) -> [(name: [UInt8], outcome: Outcome)] {
         try container.create()
+        try recover()
         let inbox = open(container.inbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard inbox >= 0 else { throw .system("cannot open \(container.inbox)", errno) }
         defer { close(inbox) }
@@ -93,18 +134,37 @@ public struct InboxMover {
         if di_no_other_writer(fd) != 0 && errno == EAGAIN { return .deferred("still open for writing") }
         guard fchmod(fd, 0o644) == 0 else { return .deferred("cannot set its mode: \(String(cString: strerror(errno)))") }
         guard fsync(fd) == 0 else { return .deferred("fsync failed: \(String(cString: strerror(errno)))") }
+        var journal: Int64?
+        if let manifest {
+            guard let digest = FileDigest.sha256(of: fd) else { return .deferred("cannot read it: \(String(cString: strerror(errno)))") }
+            do {
+                journal = try manifest.beginMove(name: name, planned: Self.displayName(name), size: Int64(info.st_size), sha256: digest,
+                                                 inode: UInt64(info.st_ino), device: UInt64(info.st_dev), time: Delivery.now())
+            } catch { return .deferred("\(error)") }
+            crash(at: "intent")
+        }
         var attempt = 0
         while attempt < 100_000 {
             let candidate = Self.suffixed(name, attempt)
             let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, documents, new) } }
             if renamed == 0 {
+                crash(at: "renamed")
                 guard fsync(documents) == 0 else { return .deferred("moved, but flushing Documents failed; it will be flushed again") }
+                crash(at: "flushed")
+                if let manifest, let journal {
+                    do { try manifest.finish(journal, storedAs: Self.displayName(candidate), time: Delivery.now()) } catch { return .deferred("\(error)") }
+                }
                 return .moved(Self.displayName(candidate))
             }
             switch errno {
             case EEXIST: attempt += 1
-            case ENOENT: return .deferred("gone during the move (another receiver took it)")
-            default: return .deferred("cannot rename: \(String(cString: strerror(errno)))")
+            case ENOENT:
+                if let journal { try? manifest?.finish(journal, storedAs: nil, time: Delivery.now()) }
+                return .deferred("gone during the move (another receiver took it)")
+            default:
+                let reason = "cannot rename: \(String(cString: strerror(errno)))"
+                if let journal { try? manifest?.finish(journal, storedAs: nil, time: Delivery.now()) }
+                return .deferred(reason)
             }
         }
         return .deferred("no free name in Documents")

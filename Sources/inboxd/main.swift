@@ -15,7 +15,11 @@ inboxd: moves every complete file out of an app's Documents/Inbox into its Docum
 overwriting (name-1.ext), never following links, skipping files still open for writing.
 
 Usage:
-  inboxd once [--root DIR] [--app BUNDLE-ID]   process what is there now, then exit
+  inboxd once [--root DIR] [--app BUNDLE-ID]     process what is there now, then exit
+  inboxd history [--root DIR] [--app BUNDLE-ID]  the manifest: every move, oldest first
+
+Each move is journaled in the app's Library/Manifest.sqlite before the rename, and a move a crash
+interrupted is completed or rolled back at the next start: no file is lost or stored twice.
 
 Without --app, every container of the device root (ROOT/Containers/*) is processed.
 Exit status: 0 done (files left in place are reported), 2 usage errors and failures.
@@ -33,7 +37,7 @@ while let word = words.next() {
         verb = word
     }
 }
-guard verb == "once" else { Output.error("inboxd: name a command (once)\nUse inboxd --help for usage."); exit(2) }
+guard verb == "once" || verb == "history" else { Output.error("inboxd: name a command (once, history)\nUse inboxd --help for usage."); exit(2) }
 let root = DeviceRoot.resolve(explicit: rootPath)
 var identifiers: [String] = []
 if let app {
@@ -48,7 +52,16 @@ if let app {
 var failed = false
 for identifier in identifiers.sorted() {
     do {
-        let mover = InboxMover(container: try AppContainer(bundleIdentifier: identifier, on: root))
+        let container = try AppContainer(bundleIdentifier: identifier, on: root)
+        try container.create()
+        let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
+        if verb == "history" {
+            for entry in try manifest.entries() {
+                Output.line("\(identifier)\t\(entry.status)\t\(InboxMover.displayName(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.size)\t\(entry.sha256)")
+            }
+            continue
+        }
+        let mover = InboxMover(container: container, manifest: manifest)
         for (name, outcome) in try mover.moveAll() {
             let shown = InboxMover.displayName(name)
             switch outcome {

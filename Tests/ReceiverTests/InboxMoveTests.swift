@@ -152,3 +152,41 @@ import UniformTypes
         #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
     }
 }
+
+/// Case 7 and 32: `inboxd` killed with SIGKILL at each step of a move, then run again: every file
+/// is in Documents exactly once, byte-identical, and the manifest agrees with the disk.
+@Suite(.serialized) struct CrashRecoveryTests {
+    @Test(arguments: ["intent", "renamed", "flushed"])
+    func killedAtAStepThenRestarted(_ step: String) throws {
+        let root = try TestSupport.temporaryDirectory()
+        let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
+        try container.create()
+        var sums: [String: Data] = [:]
+        for i in 0..<3 {
+            let body = Data("document \(i) \(step)".utf8)
+            try body.write(to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt"))
+            sums["doc\(i).txt"] = body
+        }
+        // The injection env var is read by inboxd itself.
+        let crashed = try TestSupport.run("/usr/bin/env", ["INBOXD_CRASH_AT=\(step)", TestSupport.inboxd, "once", "--root", root.path])
+        #expect(crashed.status != 0, "it did not crash at \(step)")
+        let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
+        #expect(try manifest.entries(status: "moving").count == 1, "the interrupted move is journaled")
+        let again = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        let documents = try FileManager.default.contentsOfDirectory(atPath: container.documents).filter { $0 != "Inbox" }.sorted()
+        #expect(documents == ["doc0.txt", "doc1.txt", "doc2.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: container.inbox).isEmpty)
+        for name in documents { #expect(try Data(contentsOf: URL(fileURLWithPath: container.documents + "/" + name)) == sums[name]) }
+        let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
+        #expect(rows.allSatisfy { $0.status == "stored" } && rows.count == 3)
+        #expect(Set(rows.compactMap(\.storedName)) == Set(documents))
+        for row in rows {
+            let file = try #require(row.storedName)
+            let data = try Data(contentsOf: URL(fileURLWithPath: container.documents + "/" + file))
+            #expect(row.size == Int64(data.count))
+            let sum = try TestSupport.run("/usr/bin/sha256sum", [container.documents + "/" + file]).out.split(separator: " ").first.map(String.init)
+            #expect(row.sha256 == sum)
+        }
+    }
+}

@@ -179,7 +179,8 @@ public enum Delivery {
         guard status == 0 else { throw .system("cannot start \(words[0])", status) }
     }
 
-    static func now() -> Double {
+    /// Seconds since 1970, from CLOCK_REALTIME.
+    public static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

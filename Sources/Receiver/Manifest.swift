@@ -1,0 +1,113 @@
+import CSQLite
+import Handlers
+
+/// The receiver's record of every move: an SQLite database in the app's `Library/` (WAL mode,
+/// `synchronous=FULL`), written through SQLite's C API. (GRDB would add a large dependency for a
+/// handful of statements.)
+///
+/// It is also the intent journal: a row is written with status `moving` (the file's inode and
+/// device, its Inbox name and the Documents name it will get) and committed before the rename;
+/// it becomes `stored` after the rename and the directory flushes. ``InboxMover/recover()``
+/// settles every `moving` row at start: the file is either still in the Inbox under its name
+/// (the rename did not happen: the row is dropped and the file moved again) or in `Documents/`
+/// under the planned name (the rename happened: the row is marked `stored`).
+public final class Manifest {
+    /// A row.
+    public struct Entry: Sendable, Equatable {
+        public var id: Int64
+        public var originalName: [UInt8]
+        public var storedName: String?
+        public var status: String
+        public var size: Int64
+        public var sha256: String
+        public var inode: UInt64
+        public var device: UInt64
+    }
+
+    let db: OpaquePointer
+
+    /// Opens or creates the manifest at `path`.
+    public init(path: String) throws(HandlerError) {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK,
+              let handle else {
+            throw .refused("cannot open the manifest \(path): \(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")")
+        }
+        db = handle
+        sqlite3_busy_timeout(db, 10_000)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("""
+            CREATE TABLE IF NOT EXISTS moves (
+                id INTEGER PRIMARY KEY, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
+                reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
+                arrived REAL, moved REAL)
+            """)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func execute(_ sql: String) throws(HandlerError) {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Records the intent to move a file; committed (and durable) when this returns.
+    func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double) throws(HandlerError) -> Int64 {
+        let sql = "INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?)"
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(statement) }
+        _ = name.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), Self.transient) }
+        sqlite3_bind_text(statement, 2, planned, -1, Self.transient)
+        sqlite3_bind_int64(statement, 3, size)
+        sqlite3_bind_text(statement, 4, sha256, -1, Self.transient)
+        sqlite3_bind_int64(statement, 5, Int64(bitPattern: inode))
+        sqlite3_bind_int64(statement, 6, Int64(bitPattern: device))
+        sqlite3_bind_double(statement, 7, time)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        return sqlite3_last_insert_rowid(db)
+    }
+
+    /// Marks a move done, under the name it got; or (with `nil`) drops an intent that did not happen.
+    func finish(_ id: Int64, storedAs name: String?, time: Double) throws(HandlerError) {
+        let sql = name == nil ? "DELETE FROM moves WHERE id = ?" : "UPDATE moves SET status = 'stored', stored_name = ?, moved = ? WHERE id = ?"
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(statement) }
+        if let name {
+            sqlite3_bind_text(statement, 1, name, -1, Self.transient)
+            sqlite3_bind_double(statement, 2, time)
+            sqlite3_bind_int64(statement, 3, id)
+        } else {
+            sqlite3_bind_int64(statement, 1, id)
+        }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Every row, oldest first; `status` filters.
+    public func entries(status: String? = nil) throws(HandlerError) -> [Entry] {
+        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device FROM moves"
+            + (status == nil ? "" : " WHERE status = ?") + " ORDER BY id"
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(statement) }
+        if let status { sqlite3_bind_text(statement, 1, status, -1, Self.transient) }
+        var rows: [Entry] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let blob = sqlite3_column_blob(statement, 1)
+            let count = Int(sqlite3_column_bytes(statement, 1))
+            let name = blob.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            rows.append(Entry(id: sqlite3_column_int64(statement, 0), originalName: name,
+                              storedName: sqlite3_column_text(statement, 2).map { String(cString: $0) },
+                              status: sqlite3_column_text(statement, 3).map { String(cString: $0) } ?? "",
+                              size: sqlite3_column_int64(statement, 4),
+                              sha256: sqlite3_column_text(statement, 5).map { String(cString: $0) } ?? "",
+                              inode: UInt64(bitPattern: sqlite3_column_int64(statement, 6)),
+                              device: UInt64(bitPattern: sqlite3_column_int64(statement, 7))))
+        }
+        return rows
+    }
+
+    /// SQLite copies bound values (SQLITE_TRANSIENT).
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
