@@ -17,6 +17,9 @@ overwriting (name-1.ext), never following links, skipping files still open for w
 Usage:
   inboxd once [--root DIR] [--app BUNDLE-ID]     process what is there now, then exit
   inboxd history [--root DIR] [--app BUNDLE-ID]  the manifest: every move, oldest first
+  inboxd run [--root DIR] [--app BUNDLE-ID] [--rescan SECONDS]
+                                                 watch (inotify) and move as files arrive, until
+                                                 SIGTERM or SIGINT; a full pass every SECONDS (5)
 
 Each move is journaled in the app's Library/Manifest.sqlite before the rename, and a move a crash
 interrupted is completed or rolled back at the next start: no file is lost or stored twice.
@@ -26,18 +29,23 @@ Exit status: 0 done (files left in place are reported), 2 usage errors and failu
 """
 
 var words = ArgumentWords(ProcessArguments.afterProgramName())
-var verb: String?, rootPath: String?, app: String?
+var verb: String?, rootPath: String?, app: String?, rescan = 5.0
 while let word = words.next() {
     switch word {
     case "--root": rootPath = words.value()
     case "--app": app = words.value()
+    case "--rescan": rescan = words.value().flatMap(Double.init) ?? -1
+        if rescan <= 0 { Output.error("inboxd: --rescan takes a number of seconds"); exit(2) }
     case "-h", "--help": Output.text(usage + "\n"); exit(0)
     default:
         if word.hasPrefix("-") || verb != nil { Output.error("inboxd: unexpected \(word)\nUse inboxd --help for usage."); exit(2) }
         verb = word
     }
 }
-guard verb == "once" || verb == "history" else { Output.error("inboxd: name a command (once, history)\nUse inboxd --help for usage."); exit(2) }
+guard verb == "once" || verb == "history" || verb == "run" else {
+    Output.error("inboxd: name a command (once, history, run)\nUse inboxd --help for usage.")
+    exit(2)
+}
 let root = DeviceRoot.resolve(explicit: rootPath)
 var identifiers: [String] = []
 if let app {
@@ -49,6 +57,35 @@ if let app {
     }
     closedir(dir)
 }
+func print(_ container: AppContainer, _ results: [(name: [UInt8], outcome: InboxMover.Outcome)]) {
+    let identifier = container.path.split(separator: "/").last.map(String.init) ?? container.path
+    for (name, outcome) in results {
+        let shown = InboxMover.displayName(name)
+        switch outcome {
+        case .moved(let stored): Output.line("\(identifier): \(shown) -> Documents/\(stored)")
+        case .deferred(let why): Output.line("\(identifier): \(shown) left for later: \(why)")
+        case .refused(let why): Output.line("\(identifier): \(shown) refused: \(why)")
+        }
+    }
+}
+
+if verb == "run" {
+    do {
+        var movers: [InboxMover] = []
+        for identifier in identifiers.sorted() {
+            let container = try AppContainer(bundleIdentifier: identifier, on: root)
+            try container.create()
+            movers.append(InboxMover(container: container, manifest: try Manifest(path: container.library + "/Manifest.sqlite")))
+        }
+        guard !movers.isEmpty else { Output.error("inboxd: no app to watch (use --app, or deliver to an app first)"); exit(2) }
+        try InboxWatcher(movers: movers, rescanInterval: rescan, report: print).run()
+        exit(0)
+    } catch {
+        Output.error("inboxd: \(error)")
+        exit(2)
+    }
+}
+
 var failed = false
 for identifier in identifiers.sorted() {
     do {
@@ -62,14 +99,7 @@ for identifier in identifiers.sorted() {
             continue
         }
         let mover = InboxMover(container: container, manifest: manifest)
-        for (name, outcome) in try mover.moveAll() {
-            let shown = InboxMover.displayName(name)
-            switch outcome {
-            case .moved(let stored): Output.line("\(identifier): \(shown) -> Documents/\(stored)")
-            case .deferred(let why): Output.line("\(identifier): \(shown) left for later: \(why)")
-            case .refused(let why): Output.line("\(identifier): \(shown) refused: \(why)")
-            }
-        }
+        print(container, try mover.moveAll())
     } catch {
         Output.error("inboxd: \(identifier): \(error)")
         failed = true

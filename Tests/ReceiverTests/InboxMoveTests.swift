@@ -190,3 +190,57 @@ import UniformTypes
         }
     }
 }
+
+/// `inboxd run`: files waiting at start (11), written and closed (1), renamed in from a temporary
+/// name (16), linked in (17), a slow writer (15), the Inbox deleted and re-created (22), SIGTERM.
+@Suite(.serialized) struct InboxdRunTests {
+    func waitFor(_ path: String, seconds: Double = 10) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end { if FileManager.default.fileExists(atPath: path) { return true }; usleep(20_000) }
+        return false
+    }
+
+    @Test func watchesAndMovesUntilTerminated() throws {
+        let root = try TestSupport.temporaryDirectory()
+        let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
+        try container.create()
+        try Data("waiting".utf8).write(to: URL(fileURLWithPath: container.inbox + "/waiting.txt"))
+        let job = Process()
+        job.executableURL = URL(fileURLWithPath: TestSupport.inboxd)
+        job.arguments = ["run", "--root", root.path, "--app", "com.example.app", "--rescan", "0.5"]
+        job.standardOutput = FileHandle.nullDevice
+        try job.run()
+        defer { if job.isRunning { kill(job.processIdentifier, SIGKILL) } }
+        #expect(waitFor(container.documents + "/waiting.txt"))
+        try Data("closed".utf8).write(to: URL(fileURLWithPath: container.inbox + "/closed.txt"))
+        #expect(waitFor(container.documents + "/closed.txt"))
+        let temporary = root.appendingPathComponent("elsewhere.tmp").path
+        try Data("renamed".utf8).write(to: URL(fileURLWithPath: container.inbox + "/.partial"))
+        #expect(rename(container.inbox + "/.partial", container.inbox + "/renamed.txt") == 0)
+        #expect(waitFor(container.documents + "/renamed.txt"))
+        try Data("linked".utf8).write(to: URL(fileURLWithPath: temporary))
+        #expect(link(temporary, container.inbox + "/linked.txt") == 0)
+        #expect(unlink(temporary) == 0)   // now one link: acceptable at the next pass
+        #expect(waitFor(container.documents + "/linked.txt"))
+        // A slow writer: nothing moves while it holds the file open.
+        let slow = open(container.inbox + "/slow.txt", O_CREAT | O_WRONLY, 0o644)
+        _ = write(slow, "half", 4)
+        usleep(1_200_000)
+        #expect(!FileManager.default.fileExists(atPath: container.documents + "/slow.txt"))
+        _ = write(slow, "done", 4)
+        close(slow)
+        #expect(waitFor(container.documents + "/slow.txt"))
+        #expect(try String(contentsOfFile: container.documents + "/slow.txt", encoding: .utf8) == "halfdone")
+        // The Inbox deleted and re-created: the watch is set again.
+        try FileManager.default.removeItem(atPath: container.inbox)
+        usleep(300_000)
+        try FileManager.default.createDirectory(atPath: container.inbox, withIntermediateDirectories: true)
+        try Data("after".utf8).write(to: URL(fileURLWithPath: container.inbox + "/after.txt"))
+        #expect(waitFor(container.documents + "/after.txt"))
+        kill(job.processIdentifier, SIGTERM)
+        job.waitUntilExit()
+        #expect(job.terminationReason == .exit && job.terminationStatus == 0)
+        let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
+        #expect(rows.count == 6 && rows.allSatisfy { $0.status == "stored" })
+    }
+}

@@ -4,6 +4,8 @@
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,5 +28,10 @@ static inline int di_no_other_writer(int fd) {
     if (fcntl(fd, F_SETLEASE, F_RDLCK) != 0) return -1;
     fcntl(fd, F_SETLEASE, F_UNLCK);
     return 0;
+}
+
+/// signalfd(2) for `mask` (the signals must be blocked first), close-on-exec.
+static inline int di_signalfd(const sigset_t *mask) {
+    return signalfd(-1, mask, SFD_CLOEXEC);
 }
 #endif
