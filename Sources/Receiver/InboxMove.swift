@@ -31,7 +31,13 @@ public struct InboxMover {
         case deferred(String)
         /// Left in place, never to be moved as is: why (not a regular file, several links, too large).
         case refused(String)
+        /// Moved into `Library/Quarantine/` under this name (with a manifest): why.
+        case quarantined(String, storedAs: String)
     }
+
+    /// The app's own rule for a regular file that passed the checks: `nil` to accept it, else why
+    /// not (the receiver's type and sender policy).
+    public var accepts: (@Sendable ([UInt8], Int32) -> String?)?
 
     /// The app's container.
     public var container: AppContainer
@@ -99,13 +105,52 @@ public struct InboxMover {
         var results: [([UInt8], Outcome)] = []
         var movedAny = false
         for name in Self.names(inDirectory: inbox).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let outcome = move(name, from: inbox, to: documents)
+            var outcome = move(name, from: inbox, to: documents)
+            if case .refused(let reason) = outcome, manifest != nil, !recentlyLinked(name, in: inbox) {
+                outcome = quarantine(name, from: inbox, reason: reason)
+            }
             if case .moved = outcome { movedAny = true }
             results.append((name, outcome))
         }
         // The Inbox entries are gone only once this is durable; Documents/ was flushed per move.
         if movedAny { fsync(inbox) }
         return results
+    }
+
+    /// Whether `name` is a file whose link count changed in the last two seconds: a writer that
+    /// links a file in and then removes its own name is given time before the file counts as a
+    /// hard link to something elsewhere.
+    func recentlyLinked(_ name: [UInt8], in inbox: Int32) -> Bool {
+        var info = stat()
+        guard Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
+              info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { return false }
+        return Delivery.now() - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) < 2
+    }
+
+    /// Moves a refused entry (whatever it is: a link is moved, not followed) into
+    /// `Library/Quarantine/`, never replacing anything, and records why.
+    func quarantine(_ name: [UInt8], from inbox: Int32, reason: String) -> Outcome {
+        let folder = container.library + "/Quarantine"
+        do { try FileSystem.makeDirectories(folder) } catch { return .refused(reason) }
+        let target = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard target >= 0 else { return .refused(reason) }
+        defer { close(target) }
+        var info = stat()
+        _ = Self.withCString(name) { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }
+        for attempt in 0..<100_000 {
+            let candidate = Self.suffixed(name, attempt)
+            let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, target, new) } }
+            if renamed == 0 {
+                fsync(target)
+                fsync(inbox)
+                try? manifest?.recordQuarantine(name: name, storedAs: Self.displayName(candidate), reason: reason,
+                                                size: Int64(info.st_size), inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
+                                                time: Delivery.now())
+                return .quarantined(reason, storedAs: Self.displayName(candidate))
+            }
+            if errno != EEXIST { return .refused(reason) }
+        }
+        return .refused(reason)
     }
 
     /// Moves one entry.
@@ -131,6 +176,7 @@ public struct InboxMover {
         }
         guard info.st_nlink == 1 else { return .refused("\(info.st_nlink) hard links (a link to a file elsewhere)") }
         guard Int64(info.st_size) <= sizeLimit else { return .refused("\(info.st_size) bytes, over the limit of \(sizeLimit)") }
+        if let accepts, let reason = accepts(name, fd) { return .refused(reason) }
         if di_no_other_writer(fd) != 0 && errno == EAGAIN { return .deferred("still open for writing") }
         guard fchmod(fd, 0o644) == 0 else { return .deferred("cannot set its mode: \(String(cString: strerror(errno)))") }
         guard fsync(fd) == 0 else { return .deferred("fsync failed: \(String(cString: strerror(errno)))") }

@@ -22,6 +22,7 @@ public final class Manifest {
         public var sha256: String
         public var inode: UInt64
         public var device: UInt64
+        public var reason: String?
     }
 
     let db: OpaquePointer
@@ -84,9 +85,27 @@ public final class Manifest {
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
     }
 
+    /// Records a file moved to the quarantine folder, with the reason.
+    func recordQuarantine(name: [UInt8], storedAs: String, reason: String, size: Int64, inode: UInt64, device: UInt64,
+                          time: Double) throws(HandlerError) {
+        let sql = "INSERT INTO moves (original_name, stored_name, status, reason, size, sha256, inode, device, arrived, moved) VALUES (?, ?, 'quarantined', ?, ?, '', ?, ?, ?, ?)"
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(statement) }
+        _ = name.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), Self.transient) }
+        sqlite3_bind_text(statement, 2, storedAs, -1, Self.transient)
+        sqlite3_bind_text(statement, 3, reason, -1, Self.transient)
+        sqlite3_bind_int64(statement, 4, size)
+        sqlite3_bind_int64(statement, 5, Int64(bitPattern: inode))
+        sqlite3_bind_int64(statement, 6, Int64(bitPattern: device))
+        sqlite3_bind_double(statement, 7, time)
+        sqlite3_bind_double(statement, 8, time)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
     /// Every row, oldest first; `status` filters.
     public func entries(status: String? = nil) throws(HandlerError) -> [Entry] {
-        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device FROM moves"
+        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason FROM moves"
             + (status == nil ? "" : " WHERE status = ?") + " ORDER BY id"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
@@ -103,7 +122,8 @@ public final class Manifest {
                               size: sqlite3_column_int64(statement, 4),
                               sha256: sqlite3_column_text(statement, 5).map { String(cString: $0) } ?? "",
                               inode: UInt64(bitPattern: sqlite3_column_int64(statement, 6)),
-                              device: UInt64(bitPattern: sqlite3_column_int64(statement, 7))))
+                              device: UInt64(bitPattern: sqlite3_column_int64(statement, 7)),
+                              reason: sqlite3_column_text(statement, 8).map { String(cString: $0) }))
         }
         return rows
     }

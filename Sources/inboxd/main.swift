@@ -65,7 +65,24 @@ func print(_ container: AppContainer, _ results: [(name: [UInt8], outcome: Inbox
         case .moved(let stored): Output.line("\(identifier): \(shown) -> Documents/\(stored)")
         case .deferred(let why): Output.line("\(identifier): \(shown) left for later: \(why)")
         case .refused(let why): Output.line("\(identifier): \(shown) refused: \(why)")
+        case .quarantined(let why, let stored): Output.line("\(identifier): \(shown) quarantined as Library/Quarantine/\(stored): \(why)")
         }
+    }
+}
+
+/// The type policy: a file is accepted when its type (the name first, the content when needed)
+/// is one the app opens through its CFBundleDocumentTypes, as the chooser decides eligibility.
+/// An app that is not registered on the device root has no policy: everything is accepted.
+func typePolicy(for identifier: String, container: AppContainer) -> (@Sendable ([UInt8], Int32) -> String?)? {
+    guard let registry = try? RegistryStore.open(root: root, catalog: TypeCatalog.directory(for: root)),
+          let app = AppBundle.all(in: registry)?.first(where: { $0.bundleIdentifier == identifier }) else { return nil }
+    let index = HandlerIndex(bundles: [app], registry: registry)
+    let inbox = container.inbox
+    return { name, _ in
+        let path = inbox + "/" + InboxMover.displayName(name)
+        let type = FileTypeDetector(registry: registry).type(ofFileAt: path).type
+        let eligible = !HandlerRanking(registry: registry).rank(type: type, fileName: path, index: index).isEmpty
+        return eligible ? nil : "its type \(type.identifier) is not one \(app.name) opens"
     }
 }
 
@@ -75,7 +92,9 @@ if verb == "run" {
         for identifier in identifiers.sorted() {
             let container = try AppContainer(bundleIdentifier: identifier, on: root)
             try container.create()
-            movers.append(InboxMover(container: container, manifest: try Manifest(path: container.library + "/Manifest.sqlite")))
+            var mover = InboxMover(container: container, manifest: try Manifest(path: container.library + "/Manifest.sqlite"))
+            mover.accepts = typePolicy(for: identifier, container: container)
+            movers.append(mover)
         }
         guard !movers.isEmpty else { Output.error("inboxd: no app to watch (use --app, or deliver to an app first)"); exit(2) }
         try InboxWatcher(movers: movers, rescanInterval: rescan, report: print).run()
@@ -98,7 +117,8 @@ for identifier in identifiers.sorted() {
             }
             continue
         }
-        let mover = InboxMover(container: container, manifest: manifest)
+        var mover = InboxMover(container: container, manifest: manifest)
+        mover.accepts = typePolicy(for: identifier, container: container)
         print(container, try mover.moveAll())
     } catch {
         Output.error("inboxd: \(identifier): \(error)")

@@ -143,12 +143,24 @@ import UniformTypes
         let run = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.out.contains("file.person -> Documents/file.person") && run.out.contains("file-1.person -> Documents/file-1.person"))
-        #expect(run.out.contains("planted.person refused: a symbolic link"))
+        #expect(run.out.contains("planted.person quarantined as Library/Quarantine/planted.person: a symbolic link"))
         let documents = root.appendingPathComponent("Containers/com.example.person-viewer/Documents")
         for name in ["file.person", "file-1.person"] {
             #expect(FileManager.default.contentsEqual(atPath: documents.appendingPathComponent(name).path, andPath: doc))
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path) == ["planted.person"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path).isEmpty)
+        let quarantine = root.appendingPathComponent("Containers/com.example.person-viewer/Library/Quarantine/planted.person").path
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: quarantine) == "/etc/passwd")
+        // The type policy: Notes opens text, not images; a PNG in its Inbox is quarantined.
+        let notesInbox = root.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")
+        try FileManager.default.createDirectory(at: notesInbox, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("Documents/photo.png").path, toPath: notesInbox.appendingPathComponent("photo.png").path)
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("Documents/notes.txt").path, toPath: notesInbox.appendingPathComponent("notes.txt").path)
+        let policy = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.notes"])
+        #expect(policy.out.contains("notes.txt -> Documents/notes.txt"))
+        #expect(policy.out.contains("photo.png quarantined as Library/Quarantine/photo.png: its type public.png is not one Notes opens"))
+        let history = try TestSupport.run(TestSupport.inboxd, ["history", "--root", root.path, "--app", "com.example.notes"]).out
+        #expect(history.contains("quarantined\tphoto.png") && history.contains("stored\tnotes.txt"))
         #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
     }
 }
