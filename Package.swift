@@ -135,7 +135,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiverTests",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers"]
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HandlersTests",

@@ -256,3 +256,14 @@ import UniformTypes
         #expect(rows.count == 6 && rows.allSatisfy { $0.status == "stored" })
     }
 }
+
+/// The crash-injection driver (Fixtures/crash_driver.py), small enough for every test run; the
+/// 1,000-kill run is in docs/receiver.md.
+@Suite struct CrashDriverTests {
+    @Test func randomKillsLoseAndDuplicateNothing() throws {
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/ReceiverTests/Fixtures/crash_driver.py").path
+        let run = try TestSupport.run("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "5"])
+        #expect(run.status == 0, "\(run.out)")
+        #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
+    }
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Crash injection for inboxd: deliver files while the job is killed with SIGKILL at random points.
+
+    crash_driver.py INBOXD KILLS FILES_PER_ROUND [SEED]
+
+Each round: start `inboxd run`, deliver FILES_PER_ROUND files into the Inbox (written under a
+temporary name, then renamed in, as a sender does; names drawn from a small pool so suffixes are
+exercised), wait a random 0-40 ms, kill -9 the job. After KILLS rounds, `inboxd once` finishes.
+Then: every delivered file is in Documents/ exactly once with identical bytes, the Inbox is empty,
+and the manifest has one `stored` row per file (name and SHA-256 matching the disk) and no `moving`
+row. Prints a summary line; exits 1 on any violation.
+"""
+import hashlib, os, random, signal, sqlite3, subprocess, sys, tempfile, time
+
+inboxd, kills, per_round = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+root = tempfile.mkdtemp(prefix="crash-driver-")
+app = "com.example.crash"
+subprocess.run([inboxd, "once", "--root", root, "--app", app], check=True, stdout=subprocess.DEVNULL)
+container = os.path.join(root, "Containers", app)
+inbox, documents = os.path.join(container, "Documents", "Inbox"), os.path.join(container, "Documents")
+staging = os.path.join(root, "staging")
+os.makedirs(staging)
+names = ["report.pdf", "photo.jpg", "notes.txt", "a", ".hidden", "x" * 250 + ".bin", "résumé.doc"]
+delivered = {}   # content sha -> bytes
+serial = 0
+interrupted = 0
+started = time.time()
+for k in range(kills):
+    job = subprocess.Popen([inboxd, "run", "--root", root, "--app", app, "--rescan", "0.05"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(per_round):
+        serial += 1
+        body = ("file %d %d " % (serial, rng.randrange(1 << 30))).encode() * rng.randrange(1, 200)
+        temp = os.path.join(staging, "t%d" % serial)
+        with open(temp, "wb") as f:
+            f.write(body)
+            f.flush()
+            os.fsync(f.fileno())
+        # Into the Inbox as openin does, never replacing: link under the name or name-N, then
+        # drop the staging name (the file has two links for a moment).
+        final = rng.choice(names)
+        stem, dot, ext = final.rpartition(".")
+        if not stem:
+            stem, dot, ext = final, "", ""
+        i = 0
+        while True:
+            short = stem
+            while i and len(("%s-%d%s%s" % (short, i, dot, ext)).encode()) > 255:
+                short = short[:-1]
+            candidate = final if i == 0 else "%s-%d%s%s" % (short, i, dot, ext)
+            try:
+                os.link(temp, os.path.join(inbox, candidate))
+                break
+            except FileExistsError:
+                i += 1
+        os.unlink(temp)
+        delivered[hashlib.sha256(body).hexdigest()] = body
+    time.sleep(rng.random() * 0.04)
+    job.send_signal(signal.SIGKILL)
+    job.wait()
+    # How often the kill cut a move between its journal entry and its completion.
+    manifest = os.path.join(container, "Library", "Manifest.sqlite")
+    if os.path.exists(manifest):
+        with sqlite3.connect(manifest) as check:
+            if check.execute("SELECT COUNT(*) FROM moves WHERE status = 'moving'").fetchone()[0]:
+                interrupted += 1
+subprocess.run([inboxd, "once", "--root", root, "--app", app], check=True, stdout=subprocess.DEVNULL)
+
+problems = []
+found = {}
+for name in os.listdir(documents):
+    path = os.path.join(documents, name)
+    if name == "Inbox" or not os.path.isfile(path):
+        continue
+    data = open(path, "rb").read()
+    found.setdefault(hashlib.sha256(data).hexdigest(), []).append(name)
+if os.listdir(inbox):
+    problems.append("Inbox not empty: %r" % os.listdir(inbox)[:5])
+for digest in delivered:
+    if len(found.get(digest, [])) != 1:
+        problems.append("file %s found %d times" % (digest[:12], len(found.get(digest, []))))
+extra = set(found) - set(delivered)
+if extra:
+    problems.append("%d files in Documents that were not delivered" % len(extra))
+db = sqlite3.connect(os.path.join(container, "Library", "Manifest.sqlite"))
+rows = db.execute("SELECT stored_name, status, sha256 FROM moves").fetchall()
+moving = [r for r in rows if r[1] == "moving"]
+stored = {r[2]: r[0] for r in rows if r[1] == "stored"}
+if moving:
+    problems.append("%d rows still moving" % len(moving))
+if len([r for r in rows if r[1] == "stored"]) != len(delivered):
+    problems.append("%d stored rows for %d files" % (len([r for r in rows if r[1] == 'stored']), len(delivered)))
+for digest, name in stored.items():
+    if found.get(digest, [None])[0] != name:
+        problems.append("manifest says %s for %s, disk disagrees" % (name, digest[:12]))
+print("kills=%d mid_move=%d files=%d stored_rows=%d seconds=%.1f problems=%d"
+      % (kills, interrupted, len(delivered), len(stored), time.time() - started, len(problems)))
+for p in problems[:20]:
+    print("  " + p)
+sys.exit(1 if problems else 0)
