@@ -61,7 +61,8 @@ public struct InboxMover {
         if crashPoint == point { raise(SIGKILL) }
     }
 
-    /// Settles the moves a crash interrupted (rows still `moving`): the file is in the Inbox under
+    /// Settles the moves a crash interrupted (rows still `moving` whose process is gone; another
+    /// receiver's move in progress is left alone): the file is in the Inbox under
     /// its name (the rename did not happen: the row is dropped and the file will be moved again),
     /// or in `Documents/` (found by inode: the row becomes `stored`), or neither (the app deleted
     /// it from the Inbox, as it may: the row is dropped).
@@ -69,7 +70,7 @@ public struct InboxMover {
         guard let manifest else { return }
         let pending = try manifest.entries(status: "moving")
         guard !pending.isEmpty else { return }
-        for entry in pending {
+        for entry in pending where !ProcessIdentity.isRunning(entry.ownerPID, startedAt: entry.ownerStart) {
             var info = stat()
             let inInbox = Self.withCString(Array(container.inbox.utf8) + [0x2F] + entry.originalName) { lstat($0, &info) } == 0
                 && UInt64(info.st_ino) == entry.inode && UInt64(info.st_dev) == entry.device

@@ -1,5 +1,9 @@
 import CSQLite
 import Handlers
+import PropertyLists
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The receiver's record of every move: an SQLite database in the app's `Library/` (WAL mode,
 /// `synchronous=FULL`), written through SQLite's C API. (GRDB would add a large dependency for a
@@ -23,6 +27,8 @@ public final class Manifest {
         public var inode: UInt64
         public var device: UInt64
         public var reason: String?
+        /// The process that journaled a `moving` row, and its start time (to tell a reused pid).
+        public var ownerPID: Int32 = 0, ownerStart: Int64 = 0
     }
 
     let db: OpaquePointer
@@ -42,7 +48,7 @@ public final class Manifest {
             CREATE TABLE IF NOT EXISTS moves (
                 id INTEGER PRIMARY KEY, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
                 reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
-                arrived REAL, moved REAL)
+                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER)
             """)
     }
 
@@ -54,7 +60,7 @@ public final class Manifest {
 
     /// Records the intent to move a file; committed (and durable) when this returns.
     func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double) throws(HandlerError) -> Int64 {
-        let sql = "INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?)"
+        let sql = "INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?)"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         defer { sqlite3_finalize(statement) }
@@ -65,6 +71,8 @@ public final class Manifest {
         sqlite3_bind_int64(statement, 5, Int64(bitPattern: inode))
         sqlite3_bind_int64(statement, 6, Int64(bitPattern: device))
         sqlite3_bind_double(statement, 7, time)
+        sqlite3_bind_int64(statement, 8, Int64(getpid()))
+        sqlite3_bind_int64(statement, 9, ProcessIdentity.startTime(of: getpid()) ?? 0)
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         return sqlite3_last_insert_rowid(db)
     }
@@ -105,7 +113,7 @@ public final class Manifest {
 
     /// Every row, oldest first; `status` filters.
     public func entries(status: String? = nil) throws(HandlerError) -> [Entry] {
-        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason FROM moves"
+        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason, owner_pid, owner_start FROM moves"
             + (status == nil ? "" : " WHERE status = ?") + " ORDER BY id"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
@@ -123,11 +131,31 @@ public final class Manifest {
                               sha256: sqlite3_column_text(statement, 5).map { String(cString: $0) } ?? "",
                               inode: UInt64(bitPattern: sqlite3_column_int64(statement, 6)),
                               device: UInt64(bitPattern: sqlite3_column_int64(statement, 7)),
-                              reason: sqlite3_column_text(statement, 8).map { String(cString: $0) }))
+                              reason: sqlite3_column_text(statement, 8).map { String(cString: $0) },
+                              ownerPID: Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 9)),
+                              ownerStart: sqlite3_column_int64(statement, 10)))
         }
         return rows
     }
 
     /// SQLite copies bound values (SQLITE_TRANSIENT).
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// Tells whether the process that journaled a move is still running: its pid exists and started
+/// when the row says (a pid can be reused).
+enum ProcessIdentity {
+    /// The start time of `pid` in clock ticks since boot (field 22 of /proc/PID/stat).
+    static func startTime(of pid: Int32) -> Int64? {
+        guard let bytes = try? FileContents.read(.init("/proc/\(pid)/stat")) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? Int64(fields[19]) : nil
+    }
+
+    static func isRunning(_ pid: Int32, startedAt start: Int64) -> Bool {
+        pid > 0 && startTime(of: pid) == start
+    }
 }

@@ -267,3 +267,48 @@ import UniformTypes
         #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
     }
 }
+
+/// Case 5 and 6 with real processes: four `inboxd run` jobs on one Inbox, files arriving under
+/// colliding names: each file ends up in Documents exactly once, with one manifest row.
+@Suite(.serialized) struct FourReceiversTests {
+    @Test func fourJobsOnOneInbox() throws {
+        let root = try TestSupport.temporaryDirectory()
+        let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
+        try container.create()
+        let jobs = try (0..<4).map { _ -> Process in
+            let job = Process()
+            job.executableURL = URL(fileURLWithPath: TestSupport.inboxd)
+            job.arguments = ["run", "--root", root.path, "--app", "com.example.app", "--rescan", "0.2"]
+            job.standardOutput = FileHandle.nullDevice
+            try job.run()
+            return job
+        }
+        defer { for job in jobs where job.isRunning { kill(job.processIdentifier, SIGKILL) } }
+        let staging = root.appendingPathComponent("staging").path
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        var bodies: Set<String> = []
+        for i in 0..<300 {
+            let body = "file \(i) " + String(repeating: "\(i)", count: i % 50)
+            bodies.insert(body)
+            try Data(body.utf8).write(to: URL(fileURLWithPath: staging + "/t\(i)"))
+            var attempt = 0
+            while link(staging + "/t\(i)", container.inbox + "/" + Delivery.suffixed(["a.txt", "b.pdf", "c"][i % 3], attempt)) != 0 { attempt += 1 }
+            unlink(staging + "/t\(i)")
+        }
+        let end = Date().addingTimeInterval(20)
+        var stored: [String] = []
+        while Date() < end {
+            stored = try FileManager.default.contentsOfDirectory(atPath: container.documents).filter { $0 != "Inbox" }
+            if stored.count >= 300, try FileManager.default.contentsOfDirectory(atPath: container.inbox).isEmpty { break }
+            usleep(50_000)
+        }
+        for job in jobs { kill(job.processIdentifier, SIGTERM) }
+        for job in jobs { job.waitUntilExit(); #expect(job.terminationStatus == 0) }
+        #expect(stored.count == 300)
+        let contents = try stored.map { try String(contentsOfFile: container.documents + "/" + $0, encoding: .utf8) }
+        #expect(Set(contents) == bodies && contents.count == bodies.count)
+        let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
+        #expect(rows.filter { $0.status == "stored" }.count == 300 && !rows.contains { $0.status == "moving" })
+        #expect(Set(rows.compactMap(\.storedName)) == Set(stored))
+    }
+}
