@@ -124,6 +124,11 @@ let package = Package(
             dependencies: ["Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/HandlerBenchmarks"
         ),
+        .executableTarget(
+            name: "ReceiverBenchmarks",
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
+            path: "Benchmarks/ReceiverBenchmarks"
+        ),
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]
