@@ -14,10 +14,11 @@ import Musl
 /// file with one link, at most `sizeLimit` bytes, that no other process has open for writing (a
 /// read lease is refused while one does); drop set-id and sticky bits and make it 0644; `fsync`
 /// it; `renameat2(RENAME_NOREPLACE)` into `Documents/` under its name or the first free
-/// `name-N.ext` (within NAME_MAX); `fsync` `Documents/`, then the Inbox. A rename moves the one
-/// inode, so the file is in exactly one folder at every instant: a crash at any step leaves it in
-/// the Inbox (moved again at the next pass) or in `Documents/` (gone from the Inbox), never both
-/// and never neither.
+/// `name-N.ext` (within NAME_MAX); then `fsync` `Documents/` and the Inbox. The entries of a pass
+/// are moved in batches (group commit): every file flushed, one journal transaction, the renames,
+/// one flush per folder, one completion transaction. A rename moves the one inode, so a file is
+/// in exactly one folder at every instant: a crash at any step leaves it in the Inbox (moved again
+/// at the next pass) or in `Documents/` (gone from the Inbox), never both and never neither.
 ///
 /// With a ``Manifest``, each move is journaled (see there) and ``recover()`` settles moves a crash
 /// interrupted. Not yet: copies across file systems, quarantine, the type and sender policy, and
@@ -104,27 +105,153 @@ public struct InboxMover {
         guard documents >= 0 else { throw .system("cannot open \(container.documents)", errno) }
         defer { close(documents) }
         var results: [([UInt8], Outcome)] = []
-        var movedAny = false
+        var batch: [Ready] = []
         for name in Self.names(inDirectory: inbox).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            var outcome = move(name, from: inbox, to: documents)
-            if case .refused(let reason) = outcome, manifest != nil, !recentlyLinked(name, in: inbox) {
-                outcome = quarantine(name, from: inbox, reason: reason)
+            switch prepare(name, from: inbox) {
+            case .ready(let item):
+                batch.append(item)
+                if batch.count == Self.batchSize { results += commit(batch, from: inbox, to: documents); batch = [] }
+            case .done(var outcome):
+                // A second link may be a sender's own name about to be removed: give it time.
+                if case .refused(let reason) = outcome, manifest != nil,
+                   !(reason.hasSuffix(Self.linkedElsewhere) && changedRecently(name, in: inbox)) {
+                    outcome = quarantine(name, from: inbox, reason: reason)
+                }
+                results.append((name, outcome))
             }
-            if case .moved = outcome { movedAny = true }
-            results.append((name, outcome))
         }
-        // The Inbox entries are gone only once this is durable; Documents/ was flushed per move.
-        if movedAny { fsync(inbox) }
-        return results
+        results += commit(batch, from: inbox, to: documents)
+        return results.sorted { $0.0.lexicographicallyPrecedes($1.0) }
     }
 
-    /// Whether `name` is a file whose link count changed in the last two seconds: a writer that
-    /// links a file in and then removes its own name is given time before the file counts as a
-    /// hard link to something elsewhere.
-    func recentlyLinked(_ name: [UInt8], in inbox: Int32) -> Bool {
+    static let linkedElsewhere = " (a link to a file elsewhere)"
+
+    /// Files moved together: one journal transaction, then each rename, then one flush per folder
+    /// and one completion transaction (group commit). Bounds the open descriptors of a pass.
+    static let batchSize = 256
+
+    /// An Inbox entry that passed every check, flushed and still open.
+    struct Ready {
+        var name: [UInt8]
+        var fd: Int32
+        var info: stat
+        var sha256: String
+    }
+
+    enum Prepared {
+        case ready(Ready)
+        case done(Outcome)
+    }
+
+    /// Checks one entry and flushes it: the steps of a move before the rename.
+    func prepare(_ name: [UInt8], from inbox: Int32) -> Prepared {
+        let fd = Self.withCString(name) { openat(inbox, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        if fd < 0 {
+            switch errno {
+            case ELOOP: return .done(.refused("a symbolic link"))
+            case ENOENT: return .done(.deferred("gone before it could be opened"))
+            case ENXIO: return .done(.refused("a socket or FIFO without a writer"))
+            default: return .done(.deferred("cannot open: \(String(cString: strerror(errno)))"))
+            }
+        }
+        func fail(_ outcome: Outcome) -> Prepared { close(fd); return .done(outcome) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return fail(.deferred("cannot stat: \(String(cString: strerror(errno)))")) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return fail(.refused("a folder"))
+        case S_IFIFO: return fail(.refused("a FIFO"))
+        case S_IFCHR, S_IFBLK: return fail(.refused("a device node"))
+        default: return fail(.refused("not a regular file"))
+        }
+        guard info.st_nlink == 1 else { return fail(.refused("\(info.st_nlink) hard links" + Self.linkedElsewhere)) }
+        guard Int64(info.st_size) <= sizeLimit else { return fail(.refused("\(info.st_size) bytes, over the limit of \(sizeLimit)")) }
+        if let accepts, let reason = accepts(name, fd) { return fail(.refused(reason)) }
+        if di_no_other_writer(fd) != 0 && errno == EAGAIN { return fail(.deferred("still open for writing")) }
+        // Only when needed: a mode change dirties the inode, and its fsync then costs a journal commit.
+        if info.st_mode & 0o7777 != 0o644 {
+            guard fchmod(fd, 0o644) == 0 else { return fail(.deferred("cannot set its mode: \(String(cString: strerror(errno)))")) }
+        }
+        guard fsync(fd) == 0 else { return fail(.deferred("fsync failed: \(String(cString: strerror(errno)))")) }
+        var digest = ""
+        if manifest != nil {
+            guard let sum = FileDigest.sha256(of: fd) else { return fail(.deferred("cannot read it: \(String(cString: strerror(errno)))")) }
+            digest = sum
+        }
+        return .ready(Ready(name: name, fd: fd, info: info, sha256: digest))
+    }
+
+    /// Journals, renames and flushes a batch of prepared entries.
+    func commit(_ batch: [Ready], from inbox: Int32, to documents: Int32) -> [([UInt8], Outcome)] {
+        guard !batch.isEmpty else { return [] }
+        defer { for item in batch { close(item.fd) } }
+        var ids: [Int64?] = Array(repeating: nil, count: batch.count)
+        if let manifest {
+            do {
+                let now = Delivery.now()
+                ids = try manifest.transaction { () throws(HandlerError) -> [Int64?] in
+                    var result: [Int64?] = []
+                    for item in batch {
+                        result.append(try manifest.beginMove(name: item.name, planned: Self.displayName(item.name),
+                                                             size: Int64(item.info.st_size), sha256: item.sha256,
+                                                             inode: UInt64(item.info.st_ino), device: UInt64(item.info.st_dev), time: now))
+                    }
+                    return result
+                }
+            } catch {
+                return batch.map { ($0.name, .deferred("\(error)")) }
+            }
+            crash(at: "intent")
+        }
+        var outcomes: [Outcome] = []
+        var finished: [(Int64, String?)] = []
+        for (k, item) in batch.enumerated() {
+            let outcome = rename(item.name, from: inbox, to: documents)
+            if case .moved = outcome { crash(at: "renamed") }
+            outcomes.append(outcome)
+            if let id = ids[k] {
+                if case .moved(let stored) = outcome { finished.append((id, stored)) } else { finished.append((id, nil)) }
+            }
+        }
+        guard !outcomes.contains(where: { if case .moved = $0 { true } else { false } }) || fsync(documents) == 0 else {
+            // Renamed but not known durable: the rows stay `moving`, settled by the next start.
+            return zip(batch, outcomes).map { item, outcome in
+                if case .moved = outcome { (item.name, .deferred("moved, but flushing Documents failed")) } else { (item.name, outcome) }
+            }
+        }
+        crash(at: "flushed")
+        fsync(inbox)
+        if let manifest, !finished.isEmpty {
+            let now = Delivery.now()
+            try? manifest.transaction { () throws(HandlerError) in
+                for (id, stored) in finished { try manifest.finish(id, storedAs: stored, time: now) }
+            }
+        }
+        return zip(batch, outcomes).map { ($0.name, $1) }
+    }
+
+    /// `renameat2(RENAME_NOREPLACE)` into `Documents/` under the name or the first free `name-N`.
+    func rename(_ name: [UInt8], from inbox: Int32, to documents: Int32) -> Outcome {
+        for attempt in 0..<100_000 {
+            let candidate = Self.suffixed(name, attempt)
+            let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, documents, new) } }
+            if renamed == 0 { return .moved(Self.displayName(candidate)) }
+            switch errno {
+            case EEXIST: continue
+            case ENOENT: return .deferred("gone during the move (another receiver took it)")
+            default: return .deferred("cannot rename: \(String(cString: strerror(errno)))")
+            }
+        }
+        return .deferred("no free name in Documents")
+    }
+
+    /// Whether `name` is a regular file whose inode changed in the last two seconds: a writer that
+    /// links a file in and then removes its own name is given time (the refusal for its second
+    /// link may already be stale) before the file goes to quarantine.
+    func changedRecently(_ name: [UInt8], in inbox: Int32) -> Bool {
         var info = stat()
         guard Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
-              info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { return false }
+              info.st_mode & S_IFMT == S_IFREG else { return false }
         return Delivery.now() - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) < 2
     }
 
@@ -152,69 +279,6 @@ public struct InboxMover {
             if errno != EEXIST { return .refused(reason) }
         }
         return .refused(reason)
-    }
-
-    /// Moves one entry.
-    func move(_ name: [UInt8], from inbox: Int32, to documents: Int32) -> Outcome {
-        let fd = Self.withCString(name) { openat(inbox, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        if fd < 0 {
-            switch errno {
-            case ELOOP: return .refused("a symbolic link")
-            case ENOENT: return .deferred("gone before it could be opened")
-            case ENXIO: return .refused("a socket or FIFO without a writer")
-            default: return .deferred("cannot open: \(String(cString: strerror(errno)))")
-            }
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .deferred("cannot stat: \(String(cString: strerror(errno)))") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: return .refused("a folder")
-        case S_IFIFO: return .refused("a FIFO")
-        case S_IFCHR, S_IFBLK: return .refused("a device node")
-        default: return .refused("not a regular file")
-        }
-        guard info.st_nlink == 1 else { return .refused("\(info.st_nlink) hard links (a link to a file elsewhere)") }
-        guard Int64(info.st_size) <= sizeLimit else { return .refused("\(info.st_size) bytes, over the limit of \(sizeLimit)") }
-        if let accepts, let reason = accepts(name, fd) { return .refused(reason) }
-        if di_no_other_writer(fd) != 0 && errno == EAGAIN { return .deferred("still open for writing") }
-        guard fchmod(fd, 0o644) == 0 else { return .deferred("cannot set its mode: \(String(cString: strerror(errno)))") }
-        guard fsync(fd) == 0 else { return .deferred("fsync failed: \(String(cString: strerror(errno)))") }
-        var journal: Int64?
-        if let manifest {
-            guard let digest = FileDigest.sha256(of: fd) else { return .deferred("cannot read it: \(String(cString: strerror(errno)))") }
-            do {
-                journal = try manifest.beginMove(name: name, planned: Self.displayName(name), size: Int64(info.st_size), sha256: digest,
-                                                 inode: UInt64(info.st_ino), device: UInt64(info.st_dev), time: Delivery.now())
-            } catch { return .deferred("\(error)") }
-            crash(at: "intent")
-        }
-        var attempt = 0
-        while attempt < 100_000 {
-            let candidate = Self.suffixed(name, attempt)
-            let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, documents, new) } }
-            if renamed == 0 {
-                crash(at: "renamed")
-                guard fsync(documents) == 0 else { return .deferred("moved, but flushing Documents failed; it will be flushed again") }
-                crash(at: "flushed")
-                if let manifest, let journal {
-                    do { try manifest.finish(journal, storedAs: Self.displayName(candidate), time: Delivery.now()) } catch { return .deferred("\(error)") }
-                }
-                return .moved(Self.displayName(candidate))
-            }
-            switch errno {
-            case EEXIST: attempt += 1
-            case ENOENT:
-                if let journal { try? manifest?.finish(journal, storedAs: nil, time: Delivery.now()) }
-                return .deferred("gone during the move (another receiver took it)")
-            default:
-                let reason = "cannot rename: \(String(cString: strerror(errno)))"
-                if let journal { try? manifest?.finish(journal, storedAs: nil, time: Delivery.now()) }
-                return .deferred(reason)
-            }
-        }
-        return .deferred("no free name in Documents")
     }
 
     /// The entry names of an open directory, as bytes (a duplicate descriptor is read).

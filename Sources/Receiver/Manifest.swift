@@ -32,6 +32,22 @@ public final class Manifest {
     }
 
     let db: OpaquePointer
+    /// Prepared once, reset per use: preparing a statement per row cost more than the row.
+    var statements: [String: OpaquePointer] = [:]
+
+    func statement(_ sql: String) throws(HandlerError) -> OpaquePointer {
+        if let cached = statements[sql] {
+            sqlite3_reset(cached)
+            sqlite3_clear_bindings(cached)
+            return cached
+        }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        statements[sql] = statement
+        return statement
+    }
 
     /// Opens or creates the manifest at `path`.
     public init(path: String) throws(HandlerError) {
@@ -42,7 +58,16 @@ public final class Manifest {
         }
         db = handle
         sqlite3_busy_timeout(db, 10_000)
-        try execute("PRAGMA journal_mode=WAL")
+        // Several receivers may open a new manifest at once; switching it to WAL takes an
+        // exclusive lock that the busy handler does not wait for, so that step is retried.
+        var attempts = 0
+        while true {
+            do { try execute("PRAGMA journal_mode=WAL"); break } catch {
+                attempts += 1
+                if attempts > 100 { throw error }
+                usleep(20_000)
+            }
+        }
         try execute("PRAGMA synchronous=FULL")
         try execute("""
             CREATE TABLE IF NOT EXISTS moves (
@@ -52,7 +77,10 @@ public final class Manifest {
             """)
     }
 
-    deinit { sqlite3_close_v2(db) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
 
     func execute(_ sql: String) throws(HandlerError) {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
@@ -60,10 +88,7 @@ public final class Manifest {
 
     /// Records the intent to move a file; committed (and durable) when this returns.
     func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double) throws(HandlerError) -> Int64 {
-        let sql = "INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?)"
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement("INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?)")
         _ = name.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), Self.transient) }
         sqlite3_bind_text(statement, 2, planned, -1, Self.transient)
         sqlite3_bind_int64(statement, 3, size)
@@ -72,17 +97,15 @@ public final class Manifest {
         sqlite3_bind_int64(statement, 6, Int64(bitPattern: device))
         sqlite3_bind_double(statement, 7, time)
         sqlite3_bind_int64(statement, 8, Int64(getpid()))
-        sqlite3_bind_int64(statement, 9, ProcessIdentity.startTime(of: getpid()) ?? 0)
+        sqlite3_bind_int64(statement, 9, Self.ownStart)
+        defer { sqlite3_reset(statement) }   // a finished statement holds nothing into the next commit
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         return sqlite3_last_insert_rowid(db)
     }
 
     /// Marks a move done, under the name it got; or (with `nil`) drops an intent that did not happen.
     func finish(_ id: Int64, storedAs name: String?, time: Double) throws(HandlerError) {
-        let sql = name == nil ? "DELETE FROM moves WHERE id = ?" : "UPDATE moves SET status = 'stored', stored_name = ?, moved = ? WHERE id = ?"
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement(name == nil ? "DELETE FROM moves WHERE id = ?" : "UPDATE moves SET status = 'stored', stored_name = ?, moved = ? WHERE id = ?")
         if let name {
             sqlite3_bind_text(statement, 1, name, -1, Self.transient)
             sqlite3_bind_double(statement, 2, time)
@@ -90,6 +113,7 @@ public final class Manifest {
         } else {
             sqlite3_bind_int64(statement, 1, id)
         }
+        defer { sqlite3_reset(statement) }
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
     }
 
@@ -109,6 +133,19 @@ public final class Manifest {
         sqlite3_bind_double(statement, 7, time)
         sqlite3_bind_double(statement, 8, time)
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Runs `body` in one transaction: one commit (one fsync of the WAL) for a whole batch.
+    func transaction<T>(_ body: () throws(HandlerError) -> T) throws(HandlerError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// Every row, oldest first; `status` filters.
@@ -137,6 +174,9 @@ public final class Manifest {
         }
         return rows
     }
+
+    /// This process's start time, read once.
+    static let ownStart: Int64 = ProcessIdentity.startTime(of: getpid()) ?? 0
 
     /// SQLite copies bound values (SQLITE_TRANSIENT).
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
