@@ -17,6 +17,10 @@ overwriting (name-1.ext), never following links, skipping files still open for w
 Usage:
   inboxd once [--root DIR] [--app BUNDLE-ID]     process what is there now, then exit
   inboxd history [--root DIR] [--app BUNDLE-ID]  the manifest: every move, oldest first
+  inboxd status [--root DIR] [--app BUNDLE-ID]   per app: files waiting, moves stored, quarantined,
+                                                 and moves a crash left unfinished
+  inboxd recover [--root DIR] [--app BUNDLE-ID]  settle moves a crash interrupted (also done at
+                                                 every start)
   inboxd run [--root DIR] [--app BUNDLE-ID] [--rescan SECONDS]
                                                  watch (inotify) and move as files arrive, until
                                                  SIGTERM or SIGINT; a full pass every SECONDS (5)
@@ -42,8 +46,8 @@ while let word = words.next() {
         verb = word
     }
 }
-guard verb == "once" || verb == "history" || verb == "run" else {
-    Output.error("inboxd: name a command (once, history, run)\nUse inboxd --help for usage.")
+guard let verb, ["once", "history", "run", "status", "recover"].contains(verb) else {
+    Output.error("inboxd: name a command (once, run, status, history, recover)\nUse inboxd --help for usage.")
     exit(2)
 }
 let root = DeviceRoot.resolve(explicit: rootPath)
@@ -111,6 +115,18 @@ for identifier in identifiers.sorted() {
         let container = try AppContainer(bundleIdentifier: identifier, on: root)
         try container.create()
         let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
+        if verb == "status" {
+            let rows = try manifest.entries()
+            let waiting = (try? entryCount(in: container.inbox)) ?? 0
+            Output.line("\(identifier): \(waiting) waiting in the Inbox, \(rows.filter { $0.status == "stored" }.count) stored, "
+                        + "\(rows.filter { $0.status == "quarantined" }.count) quarantined, \(rows.filter { $0.status == "moving" }.count) unfinished")
+            continue
+        }
+        if verb == "recover" {
+            try InboxMover(container: container, manifest: manifest).recover()
+            Output.line("\(identifier): \(try manifest.entries(status: "moving").count) moves left unfinished (owned by running receivers)")
+            continue
+        }
         if verb == "history" {
             for entry in try manifest.entries() {
                 Output.line("\(identifier)\t\(entry.status)\t\(InboxMover.displayName(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.size)\t\(entry.sha256)")
@@ -126,3 +142,18 @@ for identifier in identifiers.sorted() {
     }
 }
 exit(failed ? 2 : 0)
+
+/// The number of entries in a folder.
+func entryCount(in path: String) throws -> Int {
+    guard let dir = opendir(path) else { return 0 }
+    defer { closedir(dir) }
+    var count = 0
+    while let entry = readdir(dir) {
+        let first = withUnsafeBytes(of: entry.pointee.d_name) { $0[0] }
+        let second = withUnsafeBytes(of: entry.pointee.d_name) { $0[1] }
+        let third = withUnsafeBytes(of: entry.pointee.d_name) { $0[2] }
+        if first == 0x2E && (second == 0 || (second == 0x2E && third == 0)) { continue }
+        count += 1
+    }
+    return count
+}

@@ -184,6 +184,10 @@ import UniformTypes
         #expect(crashed.status != 0, "it did not crash at \(step)")
         let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
         #expect(try manifest.entries(status: "moving").count == 3, "the interrupted batch is journaled")
+        let status = try TestSupport.run(TestSupport.inboxd, ["status", "--root", root.path]).out
+        #expect(status.hasSuffix("3 unfinished\n"), "\(status)")
+        let recovered = try TestSupport.run(TestSupport.inboxd, ["recover", "--root", root.path]).out
+        #expect(recovered.contains("0 moves left unfinished"))
         let again = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path])
         #expect(again.status == 0, "\(again.stderr)")
         let documents = try FileManager.default.contentsOfDirectory(atPath: container.documents).filter { $0 != "Inbox" }.sorted()
