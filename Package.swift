@@ -87,7 +87,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "inboxd",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "ToolSupport"],
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

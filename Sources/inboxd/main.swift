@@ -1,6 +1,8 @@
 // `inboxd`: moves complete files out of apps' Documents/Inbox into their Documents/.
 // So far `once` only (issue #6 is in progress; docs/receiver.md).
 import Handlers
+import OrderedCollections
+import PropertyLists
 import Receiver
 import ToolSupport
 import UniformTypes
@@ -16,7 +18,8 @@ overwriting (name-1.ext), never following links, skipping files still open for w
 
 Usage:
   inboxd once [--root DIR] [--app BUNDLE-ID]     process what is there now, then exit
-  inboxd history [--root DIR] [--app BUNDLE-ID]  the manifest: every move, oldest first
+  inboxd history [--root DIR] [--app BUNDLE-ID] [--json]
+                                                 the manifest: every move, oldest first
   inboxd status [--root DIR] [--app BUNDLE-ID]   per app: files waiting, moves stored, quarantined,
                                                  and moves a crash left unfinished
   inboxd recover [--root DIR] [--app BUNDLE-ID]  settle moves a crash interrupted (also done at
@@ -33,11 +36,12 @@ Exit status: 0 done (files left in place are reported), 2 usage errors and failu
 """
 
 var words = ArgumentWords(ProcessArguments.afterProgramName())
-var verb: String?, rootPath: String?, app: String?, rescan = 5.0
+var verb: String?, rootPath: String?, app: String?, rescan = 5.0, json = false
 while let word = words.next() {
     switch word {
     case "--root": rootPath = words.value()
     case "--app": app = words.value()
+    case "--json": json = true
     case "--rescan": rescan = words.value().flatMap(Double.init) ?? -1
         if rescan <= 0 { Output.error("inboxd: --rescan takes a number of seconds"); exit(2) }
     case "-h", "--help": Output.text(usage + "\n"); exit(0)
@@ -110,6 +114,7 @@ if verb == "run" {
 }
 
 var failed = false
+var historyRows: [PropertyList] = []
 for identifier in identifiers.sorted() {
     do {
         let container = try AppContainer(bundleIdentifier: identifier, on: root)
@@ -127,6 +132,20 @@ for identifier in identifiers.sorted() {
             Output.line("\(identifier): \(try manifest.entries(status: "moving").count) moves left unfinished (owned by running receivers)")
             continue
         }
+        if verb == "history" && json {
+            let rows = try manifest.entries().map { entry -> PropertyList in
+                var row: OrderedDictionary<String, PropertyList> = [
+                    "app": .string(identifier), "status": .string(entry.status),
+                    "originalName": .string(InboxMover.displayName(entry.originalName)),
+                    "size": .integer(entry.size), "sha256": .string(entry.sha256),
+                ]
+                if let stored = entry.storedName { row["storedName"] = .string(stored) }
+                if let reason = entry.reason { row["reason"] = .string(reason) }
+                return .dictionary(row)
+            }
+            historyRows += rows
+            continue
+        }
         if verb == "history" {
             for entry in try manifest.entries() {
                 Output.line("\(identifier)\t\(entry.status)\t\(InboxMover.displayName(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.size)\t\(entry.sha256)")
@@ -140,6 +159,10 @@ for identifier in identifiers.sorted() {
         Output.error("inboxd: \(identifier): \(error)")
         failed = true
     }
+}
+if verb == "history" && json {
+    let bytes = (try? JSONPropertyListWriter(prettyPrinted: true).write(.array(historyRows))) ?? []
+    Output.text(String(decoding: bytes, as: UTF8.self) + "\n")
 }
 exit(failed ? 2 : 0)
 

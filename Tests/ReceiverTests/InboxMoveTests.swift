@@ -161,6 +161,13 @@ import UniformTypes
         #expect(policy.out.contains("photo.png quarantined as Library/Quarantine/photo.png: its type public.png is not one Notes opens"))
         let history = try TestSupport.run(TestSupport.inboxd, ["history", "--root", root.path, "--app", "com.example.notes"]).out
         #expect(history.contains("quarantined\tphoto.png") && history.contains("stored\tnotes.txt"))
+        let json = try TestSupport.run(TestSupport.inboxd, ["history", "--json", "--root", root.path, "--app", "com.example.notes"]).stdout
+        let rows = try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
+        #expect(rows.count == 2)
+        let quarantined = try #require(rows.first { $0["status"] as? String == "quarantined" })
+        #expect(quarantined["originalName"] as? String == "photo.png" && (quarantined["reason"] as? String)?.contains("public.png") == true)
+        let stored = try #require(rows.first { $0["status"] as? String == "stored" })
+        #expect((stored["sha256"] as? String)?.count == 64 && stored["storedName"] as? String == "notes.txt")
         #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
     }
 }
