@@ -36,6 +36,10 @@ public struct InboxMover {
         case quarantined(String, storedAs: String)
     }
 
+    /// Bundle-identifier prefixes of the senders whose documents are accepted (the open request's
+    /// `SourceApplication`); empty: any sender, and files without a request.
+    public var allowedSenders: [String] = []
+
     /// The app's own rule for a regular file that passed the checks: `nil` to accept it, else why
     /// not (the receiver's type and sender policy).
     public var accepts: (@Sendable ([UInt8], Int32) -> String?)?
@@ -136,6 +140,7 @@ public struct InboxMover {
         var fd: Int32
         var info: stat
         var sha256: String
+        var request: OpenRequests.Request?
     }
 
     enum Prepared {
@@ -167,6 +172,11 @@ public struct InboxMover {
         guard info.st_nlink == 1 else { return fail(.refused("\(info.st_nlink) hard links" + Self.linkedElsewhere)) }
         guard Int64(info.st_size) <= sizeLimit else { return fail(.refused("\(info.st_size) bytes, over the limit of \(sizeLimit)")) }
         if let accepts, let reason = accepts(name, fd) { return fail(.refused(reason)) }
+        let request = manifest == nil ? nil : OpenRequests.find(for: Self.displayName(name), in: container)
+        if !allowedSenders.isEmpty {
+            guard let sender = request?.sender else { return fail(.refused("no open request names its sender")) }
+            guard allowedSenders.contains(where: { sender.hasPrefix($0) }) else { return fail(.refused("its sender \(sender) is not allowed")) }
+        }
         if di_no_other_writer(fd) != 0 && errno == EAGAIN { return fail(.deferred("still open for writing")) }
         // Only when needed: a mode change dirties the inode, and its fsync then costs a journal commit.
         if info.st_mode & 0o7777 != 0o644 {
@@ -178,7 +188,7 @@ public struct InboxMover {
             guard let sum = FileDigest.sha256(of: fd) else { return fail(.deferred("cannot read it: \(String(cString: strerror(errno)))")) }
             digest = sum
         }
-        return .ready(Ready(name: name, fd: fd, info: info, sha256: digest))
+        return .ready(Ready(name: name, fd: fd, info: info, sha256: digest, request: request))
     }
 
     /// Journals, renames and flushes a batch of prepared entries.
@@ -194,7 +204,8 @@ public struct InboxMover {
                     for item in batch {
                         result.append(try manifest.beginMove(name: item.name, planned: Self.displayName(item.name),
                                                              size: Int64(item.info.st_size), sha256: item.sha256,
-                                                             inode: UInt64(item.info.st_ino), device: UInt64(item.info.st_dev), time: now))
+                                                             inode: UInt64(item.info.st_ino), device: UInt64(item.info.st_dev), time: now,
+                                                             sender: item.request?.sender, annotation: item.request?.annotation))
                     }
                     return result
                 }
@@ -225,6 +236,10 @@ public struct InboxMover {
             let now = Delivery.now()
             try? manifest.transaction { () throws(HandlerError) in
                 for (id, stored) in finished { try manifest.finish(id, storedAs: stored, time: now) }
+            }
+            // The requests of stored documents are in the manifest now.
+            for (item, outcome) in zip(batch, outcomes) {
+                if case .moved = outcome, let request = item.request { unlink(request.path) }
             }
         }
         return zip(batch, outcomes).map { ($0.name, $1) }

@@ -29,6 +29,9 @@ public final class Manifest {
         public var reason: String?
         /// The process that journaled a `moving` row, and its start time (to tell a reused pid).
         public var ownerPID: Int32 = 0, ownerStart: Int64 = 0
+        /// The sender (`SourceApplication` of the open request), and the request's annotation.
+        public var sender: String?
+        public var annotation: PropertyList?
     }
 
     let db: OpaquePointer
@@ -73,7 +76,7 @@ public final class Manifest {
             CREATE TABLE IF NOT EXISTS moves (
                 id INTEGER PRIMARY KEY, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
                 reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
-                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER)
+                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB)
             """)
     }
 
@@ -87,8 +90,9 @@ public final class Manifest {
     }
 
     /// Records the intent to move a file; committed (and durable) when this returns.
-    func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double) throws(HandlerError) -> Int64 {
-        let statement = try statement("INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?)")
+    func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double,
+                   sender: String? = nil, annotation: PropertyList? = nil) throws(HandlerError) -> Int64 {
+        let statement = try statement("INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start, sender, annotation) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         _ = name.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), Self.transient) }
         sqlite3_bind_text(statement, 2, planned, -1, Self.transient)
         sqlite3_bind_int64(statement, 3, size)
@@ -98,6 +102,11 @@ public final class Manifest {
         sqlite3_bind_double(statement, 7, time)
         sqlite3_bind_int64(statement, 8, Int64(getpid()))
         sqlite3_bind_int64(statement, 9, Self.ownStart)
+        if let sender { sqlite3_bind_text(statement, 10, sender, -1, Self.transient) }
+        if let annotation {
+            let bytes = BinaryPropertyListWriter().write(annotation)
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, 11, $0.baseAddress, Int32($0.count), Self.transient) }
+        }
         defer { sqlite3_reset(statement) }   // a finished statement holds nothing into the next commit
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         return sqlite3_last_insert_rowid(db)
@@ -150,7 +159,7 @@ public final class Manifest {
 
     /// Every row, oldest first; `status` filters.
     public func entries(status: String? = nil) throws(HandlerError) -> [Entry] {
-        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason, owner_pid, owner_start FROM moves"
+        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason, owner_pid, owner_start, sender, annotation FROM moves"
             + (status == nil ? "" : " WHERE status = ?") + " ORDER BY id"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
@@ -170,7 +179,11 @@ public final class Manifest {
                               device: UInt64(bitPattern: sqlite3_column_int64(statement, 7)),
                               reason: sqlite3_column_text(statement, 8).map { String(cString: $0) },
                               ownerPID: Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 9)),
-                              ownerStart: sqlite3_column_int64(statement, 10)))
+                              ownerStart: sqlite3_column_int64(statement, 10),
+                              sender: sqlite3_column_text(statement, 11).map { String(cString: $0) },
+                              annotation: sqlite3_column_blob(statement, 12).flatMap { blob in
+                                  try? PropertyListReader.read(Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 12))))).value
+                              }))
         }
         return rows
     }

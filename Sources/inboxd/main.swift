@@ -32,16 +32,23 @@ Each move is journaled in the app's Library/Manifest.sqlite before the rename, a
 interrupted is completed or rolled back at the next start: no file is lost or stored twice.
 
 Without --app, every container of the device root (ROOT/Containers/*) is processed.
+--allow-sender PREFIX (repeatable, with once and run): accept only documents whose open request
+names a sender (sourceApplication) starting with PREFIX; others go to Library/Quarantine.
+A document is accepted only when its type is one the app opens (CFBundleDocumentTypes); refused
+files are moved to Library/Quarantine with the reason, never deleted.
 Exit status: 0 done (files left in place are reported), 2 usage errors and failures.
 """
 
 var words = ArgumentWords(ProcessArguments.afterProgramName())
-var verb: String?, rootPath: String?, app: String?, rescan = 5.0, json = false
+var verb: String?, rootPath: String?, app: String?, rescan = 5.0, json = false, allowedSenders: [String] = []
 while let word = words.next() {
     switch word {
     case "--root": rootPath = words.value()
     case "--app": app = words.value()
     case "--json": json = true
+    case "--allow-sender":
+        guard let prefix = words.value(), !prefix.isEmpty else { Output.error("inboxd: --allow-sender takes a bundle-identifier prefix"); exit(2) }
+        allowedSenders.append(prefix)
     case "--rescan": rescan = words.value().flatMap(Double.init) ?? -1
         if rescan <= 0 { Output.error("inboxd: --rescan takes a number of seconds"); exit(2) }
     case "-h", "--help": Output.text(usage + "\n"); exit(0)
@@ -102,6 +109,7 @@ if verb == "run" {
             try container.create()
             var mover = InboxMover(container: container, manifest: try Manifest(path: container.library + "/Manifest.sqlite"))
             mover.accepts = typePolicy(for: identifier, container: container)
+            mover.allowedSenders = allowedSenders
             movers.append(mover)
         }
         guard !movers.isEmpty else { Output.error("inboxd: no app to watch (use --app, or deliver to an app first)"); exit(2) }
@@ -141,6 +149,8 @@ for identifier in identifiers.sorted() {
                 ]
                 if let stored = entry.storedName { row["storedName"] = .string(stored) }
                 if let reason = entry.reason { row["reason"] = .string(reason) }
+                if let sender = entry.sender { row["sender"] = .string(sender) }
+                if let annotation = entry.annotation { row["annotation"] = annotation }
                 return .dictionary(row)
             }
             historyRows += rows
@@ -154,6 +164,7 @@ for identifier in identifiers.sorted() {
         }
         var mover = InboxMover(container: container, manifest: manifest)
         mover.accepts = typePolicy(for: identifier, container: container)
+        mover.allowedSenders = allowedSenders
         print(container, try mover.moveAll())
     } catch {
         Output.error("inboxd: \(identifier): \(error)")

@@ -323,3 +323,33 @@ import UniformTypes
         #expect(Set(rows.compactMap(\.storedName)) == Set(stored))
     }
 }
+
+/// The sender policy: documents are matched to the open requests openin wrote; the sender and the
+/// annotation go into the manifest; with --allow-sender, only listed senders are accepted.
+@Suite struct SenderPolicyTests {
+    @Test func sendersAndAnnotationsAreRecordedAndFiltered() throws {
+        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
+        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        let notes = root.appendingPathComponent("Documents/notes.txt").path
+        let copy = root.appendingPathComponent("Documents/other.txt").path
+        try FileManager.default.copyItem(atPath: notes, toPath: copy)
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", "--from", "com.example.person-editor",
+                                                         "--annotation", "{reason = review;}", notes]).status == 0)
+        #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", "--from", "org.elsewhere.app", copy]).status == 0)
+        let inbox = root.appendingPathComponent("Containers/com.example.notes/Documents/Inbox").path
+        try Data("no request".utf8).write(to: URL(fileURLWithPath: inbox + "/dropped.txt"))
+        let run = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.notes", "--allow-sender", "com.example."])
+        #expect(run.out.contains("notes.txt -> Documents/notes.txt"), "\(run.out)")
+        #expect(run.out.contains("other.txt quarantined as Library/Quarantine/other.txt: its sender org.elsewhere.app is not allowed"))
+        #expect(run.out.contains("dropped.txt quarantined as Library/Quarantine/dropped.txt: no open request names its sender"))
+        let json = try TestSupport.run(TestSupport.inboxd, ["history", "--json", "--root", root.path, "--app", "com.example.notes"]).stdout
+        let rows = try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
+        let stored = try #require(rows.first { $0["status"] as? String == "stored" })
+        #expect(stored["sender"] as? String == "com.example.person-editor")
+        #expect((stored["annotation"] as? [String: Any])?["reason"] as? String == "review")
+        // The stored document's request is consumed; the quarantined one's stays beside it.
+        let requests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Containers/com.example.notes/Library/OpenRequests").path)
+        #expect(requests.count == 1)
+    }
+}
