@@ -41,15 +41,19 @@ Exit status: 0 done (files left in place are reported), 2 usage errors and failu
 
 var words = ArgumentWords(ProcessArguments.afterProgramName())
 var verb: String?, rootPath: String?, app: String?, rescan = 5.0, json = false, allowedSenders: [String] = []
+/// The value after an option; a missing one is a usage error, never a silent default.
+@MainActor func required(_ option: String) -> String {
+    guard let value = words.value(), !value.isEmpty else { Output.error("inboxd: \(option) needs a value\nUse inboxd --help for usage."); exit(2) }
+    return value
+}
 while let word = words.next() {
     switch word {
-    case "--root": rootPath = words.value()
-    case "--app": app = words.value()
+    case "--root": rootPath = required(word)
+    case "--app": app = required(word)
     case "--json": json = true
     case "--allow-sender":
-        guard let prefix = words.value(), !prefix.isEmpty else { Output.error("inboxd: --allow-sender takes a bundle-identifier prefix"); exit(2) }
-        allowedSenders.append(prefix)
-    case "--rescan": rescan = words.value().flatMap(Double.init) ?? -1
+        allowedSenders.append(required(word))
+    case "--rescan": rescan = Double(required(word)) ?? -1
         if rescan <= 0 { Output.error("inboxd: --rescan takes a number of seconds"); exit(2) }
     case "-h", "--help": Output.text(usage + "\n"); exit(0)
     default:
@@ -65,12 +69,8 @@ let root = DeviceRoot.resolve(explicit: rootPath)
 var identifiers: [String] = []
 if let app {
     identifiers = [app]
-} else if let dir = opendir(root.path + "/Containers") {
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if !name.hasPrefix(".") { identifiers.append(name) }
-    }
-    closedir(dir)
+} else {
+    identifiers = FileSystem.entries(of: root.path + "/Containers").filter { !$0.hasPrefix(".") }
 }
 func print(_ container: AppContainer, _ results: [(name: [UInt8], outcome: InboxMover.Outcome)]) {
     let identifier = container.path.split(separator: "/").last.map(String.init) ?? container.path
@@ -130,7 +130,7 @@ for identifier in identifiers.sorted() {
         let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
         if verb == "status" {
             let rows = try manifest.entries()
-            let waiting = (try? entryCount(in: container.inbox)) ?? 0
+            let waiting = FileSystem.entries(of: container.inbox).count
             Output.line("\(identifier): \(waiting) waiting in the Inbox, \(rows.filter { $0.status == "stored" }.count) stored, "
                         + "\(rows.filter { $0.status == "quarantined" }.count) quarantined, \(rows.filter { $0.status == "moving" }.count) unfinished")
             continue
@@ -177,17 +177,3 @@ if verb == "history" && json {
 }
 exit(failed ? 2 : 0)
 
-/// The number of entries in a folder.
-func entryCount(in path: String) throws -> Int {
-    guard let dir = opendir(path) else { return 0 }
-    defer { closedir(dir) }
-    var count = 0
-    while let entry = readdir(dir) {
-        let first = withUnsafeBytes(of: entry.pointee.d_name) { $0[0] }
-        let second = withUnsafeBytes(of: entry.pointee.d_name) { $0[1] }
-        let third = withUnsafeBytes(of: entry.pointee.d_name) { $0[2] }
-        if first == 0x2E && (second == 0 || (second == 0x2E && third == 0)) { continue }
-        count += 1
-    }
-    return count
-}

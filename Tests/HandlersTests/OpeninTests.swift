@@ -28,14 +28,6 @@ import UniformTypes
         return root
     }
 
-    /// A copy of Samples/ to deliver into.
-    static func sampleDevice() throws -> URL {
-        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
-        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
-        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
-        return root
-    }
-
     static func apps(_ json: Data) throws -> [String] {
         let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
         return (object?["apps"] as? [[String: Any]] ?? []).compactMap { $0["bundleIdentifier"] as? String }
@@ -80,7 +72,7 @@ import UniformTypes
     }
 
     @Test func samplesSheetAndJSONFields() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         let json = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", "--all", doc])
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
@@ -103,7 +95,7 @@ import UniformTypes
     }
 
     @Test func deliveryWritesAReadOnlyCopyAndARequestAndLaunches() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         let run = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer",
                                                            "--from", "com.example.person-editor", "--annotation", "{note = hi;}", doc])
@@ -135,7 +127,7 @@ import UniformTypes
     }
 
     @Test func collisionsGetSuffixesAndNothingIsOverwritten() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/notes.txt").path
         for _ in 0..<3 {
             #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", doc]).status == 0)
@@ -152,7 +144,7 @@ import UniformTypes
     }
 
     @Test func concurrentDeliveriesOfOneNameAllLand() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/photo.png").path
         let processes = try (0..<12).map { _ -> Process in
             let p = Process()
@@ -172,7 +164,7 @@ import UniformTypes
     }
 
     @Test func killedMidCopyLeavesNothingInTheInbox() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let big = root.appendingPathComponent("Documents/big.person").path
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
         #expect(truncate(big, 1 << 31) == 0)   // 2 GiB, sparse: reading it costs time, not disk
@@ -201,7 +193,7 @@ import UniformTypes
     }
 
     @Test func defaultsFallBackToSupertypes() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "set", "public.image", "com.example.files"]).status == 0)
         #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "default", "get", "public.png"]).out
                 == "com.example.files (set for public.image)\n")
@@ -213,7 +205,7 @@ import UniformTypes
     }
 
     @Test func activitiesCopyAndShare() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let docs = ["photo.png", "notes.txt"].map { root.appendingPathComponent("Documents/" + $0).path }
         let out = root.appendingPathComponent("out")
         let copy = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "copy-to-folder", "--destination", out.path] + docs)
@@ -257,7 +249,7 @@ import UniformTypes
 
     /// The interactive sheet, driven through a pseudo-terminal (Fixtures/drive_pty.py).
     @Test func theSheetOnATerminal() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
         func drive(_ keys: [UInt8]) throws -> String {
@@ -287,7 +279,7 @@ import UniformTypes
 extension OpeninTests {
     /// A large file delivered on a terminal shows a progress bar on standard error.
     @Test func largeDeliveriesShowProgressOnATerminal() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let big = root.appendingPathComponent("Documents/big.person").path
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
         #expect(truncate(big, 24 << 20) == 0)
@@ -308,7 +300,7 @@ extension OpeninTests {
 extension OpeninTests {
     /// A sheet taller than the terminal pages; choosing copy-to-folder there asks for the folder.
     @Test func theSheetPagesAndAsksForAFolder() throws {
-        let root = try Self.sampleDevice()
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
         let folder = root.appendingPathComponent("copies").path

@@ -131,9 +131,7 @@ import UniformTypes
 /// `inboxd once` after `openin` deliveries: the handover from sender to receiver, end to end.
 @Suite struct InboxdOnceTests {
     @Test func deliveredDocumentsEndUpInDocuments() throws {
-        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
-        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
-        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         for _ in 0..<2 {
             #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer", "--no-launch", doc]).status == 0)
@@ -328,9 +326,7 @@ import UniformTypes
 /// annotation go into the manifest; with --allow-sender, only listed senders are accepted.
 @Suite struct SenderPolicyTests {
     @Test func sendersAndAnnotationsAreRecordedAndFiltered() throws {
-        let root = try TestSupport.temporaryDirectory().appendingPathComponent("device")
-        try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: root)
-        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        let root = try TestSupport.sampleDevice()
         let notes = root.appendingPathComponent("Documents/notes.txt").path
         let copy = root.appendingPathComponent("Documents/other.txt").path
         try FileManager.default.copyItem(atPath: notes, toPath: copy)

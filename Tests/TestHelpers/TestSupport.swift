@@ -83,6 +83,15 @@ public enum TestSupport {
         return dir
     }
 
+    /// A fresh copy of the Samples/ device root (apps and documents, no registry), to deliver into.
+    public static func sampleDevice() throws -> URL {
+        let root = try temporaryDirectory().appendingPathComponent("device")
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Samples"), to: root)
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
+        for generated in ["Containers", "Preferences"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(generated)) }
+        return root
+    }
+
     public static func read(_ url: URL) throws -> PropertyListDocument {
         try PropertyListReader.read(Array(try Data(contentsOf: url)))
     }
