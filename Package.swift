@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -65,7 +66,8 @@ let package = Package(
         ),
         .target(
             name: "Receiver",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "CSystemShims", "CSQLite", "CCrypto"],
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "CSystemShims", "CSQLite", "CCrypto",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize
         ),
         .target(
@@ -88,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "inboxd",
             dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
-                           .product(name: "OrderedCollections", package: "swift-collections")],
+                           .product(name: "OrderedCollections", package: "swift-collections"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

@@ -1,5 +1,6 @@
 import CSystemShims
 import Handlers
+import Synchronization
 import UniformTypes
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +8,9 @@ import Glibc
 import Musl
 #endif
 
-/// Moves complete files out of one app's `Documents/Inbox` into its `Documents/`, through
-/// directory descriptors so that a swapped folder or a planted link cannot redirect the move.
+/// Moves complete files out of one app's `Documents/Inbox` into its `Documents/` (or another
+/// working folder), through directory descriptors so that a swapped folder or a planted link
+/// cannot redirect the move.
 ///
 /// One move (same file system): open the entry without following links, accept only a regular
 /// file with one link, at most `sizeLimit` bytes, that no other process has open for writing (a
@@ -20,9 +22,14 @@ import Musl
 /// in exactly one folder at every instant: a crash at any step leaves it in the Inbox (moved again
 /// at the next pass) or in `Documents/` (gone from the Inbox), never both and never neither.
 ///
+/// Across file systems (`EXDEV`) a move is a copy: the entry is first claimed by a rename inside
+/// the Inbox (`.inboxd-ID.claimed`, so that two receivers never copy one file), copied into
+/// `.inboxd-ID.partial` in the working folder and flushed, linked under its final name (`link`
+/// never replaces), the folder flushed and the name journaled (`copied`); only then are the
+/// temporary name and the Inbox copy removed.
+///
 /// With a ``Manifest``, each move is journaled (see there) and ``recover()`` settles moves a crash
-/// interrupted. Not yet: copies across file systems, quarantine, the type and sender policy, and
-/// the watching job (issue #6).
+/// interrupted. Every flush goes through ``flush`` (a ``FlushLayer``).
 public struct InboxMover {
     /// What happened to one Inbox entry.
     public enum Outcome: Sendable, Equatable {
@@ -46,17 +53,23 @@ public struct InboxMover {
 
     /// The app's container.
     public var container: AppContainer
+    /// The working folder files are moved into: the container's `Documents/` unless configured.
+    public var destination: String
+    /// How files and folders are flushed (`fsync`; a test double in the power-loss tests).
+    public var flush: FlushLayer = .system
     /// Files larger than this are refused.
     public var sizeLimit: Int64
     /// The journal and record of moves, if kept.
     public var manifest: Manifest?
-    /// For crash-injection tests: `INBOXD_CRASH_AT` = `intent`, `renamed` or `flushed` makes the
-    /// process kill itself with SIGKILL at that step of its first move.
+    /// For crash-injection tests: `INBOXD_CRASH_AT` = `intent`, `renamed`, `flushed`, `copying`
+    /// (half of a cross-file-system copy written) or `copied` (the copy linked and journaled, the
+    /// Inbox copy still there) makes the process kill itself with SIGKILL at that step of its first move.
     let crashPoint: String?
 
     /// A mover for `container`'s Inbox.
     public init(container: AppContainer, sizeLimit: Int64 = 1 << 32, manifest: Manifest? = nil) {
         self.container = container
+        destination = container.documents
         self.sizeLimit = sizeLimit
         self.manifest = manifest
         crashPoint = getenv("INBOXD_CRASH_AT").map { String(cString: $0) }
@@ -66,33 +79,115 @@ public struct InboxMover {
         if crashPoint == point { raise(SIGKILL) }
     }
 
-    /// Settles the moves a crash interrupted (rows still `moving` whose process is gone; another
-    /// receiver's move in progress is left alone): the file is in the Inbox under
-    /// its name (the rename did not happen: the row is dropped and the file will be moved again),
-    /// or in `Documents/` (found by inode: the row becomes `stored`), or neither (the app deleted
-    /// it from the Inbox, as it may: the row is dropped).
+    /// Settles the moves a crash interrupted (rows still `moving` or `copied` whose process is
+    /// gone; another receiver's move in progress is left alone). Each file is found where the
+    /// crash left it:
+    /// - still in the Inbox under its name, one link: the rename did not happen; the row is
+    ///   dropped and the file will be moved again;
+    /// - in the working folder (found by inode): the row becomes `stored`; when the same inode is
+    ///   also still linked in the Inbox (case 8), that Inbox name is removed;
+    /// - a cross-file-system copy: a partial copy is deleted (case 9) and a claimed Inbox file gets
+    ///   its name back; a copy that was linked under its final name is kept and the Inbox copy
+    ///   removed;
+    /// - nowhere: the app deleted it from the Inbox, as it may; the row is dropped.
     public func recover() throws(HandlerError) {
         guard let manifest else { return }
-        let pending = try manifest.entries(status: "moving")
+        let pending = try manifest.entries(status: "moving") + manifest.entries(status: "copied")
         guard !pending.isEmpty else { return }
-        for entry in pending where !ProcessIdentity.isRunning(entry.ownerPID, startedAt: entry.ownerStart) {
-            var info = stat()
-            let inInbox = Self.withCString(Array(container.inbox.utf8) + [0x2F] + entry.originalName) { lstat($0, &info) } == 0
-                && UInt64(info.st_ino) == entry.inode && UInt64(info.st_dev) == entry.device
-            if inInbox { try manifest.finish(entry.id, storedAs: nil, time: Delivery.now()); continue }
-            let documents = open(container.documents, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            var found: [UInt8]?
-            if documents >= 0 {
-                for name in Self.names(inDirectory: documents) {
-                    var candidate = stat()
-                    if Self.withCString(name, { fstatat(documents, $0, &candidate, AT_SYMLINK_NOFOLLOW) }) == 0,
-                       UInt64(candidate.st_ino) == entry.inode, UInt64(candidate.st_dev) == entry.device { found = name; break }
-                }
-                fsync(documents)
-                close(documents)
-            }
-            try manifest.finish(entry.id, storedAs: found.map(Self.displayName), time: Delivery.now())
+        let inbox = open(container.inbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let target = open(destination, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        defer {
+            if inbox >= 0 { _ = flush.folder(inbox); close(inbox) }
+            if target >= 0 { _ = flush.folder(target); close(target) }
         }
+        for entry in pending where !isInProgress(entry) {
+            let stored = settle(entry, inbox: inbox, target: target)
+            if target >= 0 { _ = flush.folder(target) }
+            if inbox >= 0 { _ = flush.folder(inbox) }
+            try manifest.finish(entry.id, storedAs: stored, time: Delivery.now())
+        }
+    }
+
+    /// Journal rows of moves this process is carrying out right now (a failed flush leaves a row
+    /// open that this same process settles at its next pass).
+    static let inFlight = Mutex<Set<Int64>>([])
+
+    /// Whether a journaled move is still being carried out: by a live other process, or by this
+    /// one in a batch not yet finished.
+    func isInProgress(_ entry: Manifest.Entry) -> Bool {
+        if entry.ownerPID == getpid() && entry.ownerStart == Manifest.ownStart {
+            return Self.inFlight.withLock { $0.contains(entry.id) }
+        }
+        return ProcessIdentity.isRunning(entry.ownerPID, startedAt: entry.ownerStart)
+    }
+
+    /// Where an interrupted move left its file: the name it has in the working folder, or `nil`
+    /// when it is (back) in the Inbox or gone. Removes the copies that must not stay.
+    func settle(_ entry: Manifest.Entry, inbox: Int32, target: Int32) -> String? {
+        let token = String(entry.id)
+        var stored: String? = entry.status == "copied" ? entry.storedName : nil
+        var copy = stat()
+        if target >= 0, Self.withCString(Self.partialName(token), { fstatat(target, $0, &copy, AT_SYMLINK_NOFOLLOW) }) == 0 {
+            // Linked under its final name: the copy was complete and flushed before the link.
+            if stored == nil, copy.st_nlink > 1 {
+                stored = find(inode: UInt64(copy.st_ino), device: UInt64(copy.st_dev), in: target, except: Self.partialName(token))
+            }
+            _ = Self.withCString(Self.partialName(token)) { unlinkat(target, $0, 0) }
+        }
+        // The Inbox copy: under its name, or under the claim of a cross-file-system move.
+        var source: [UInt8]?
+        var sourceLinks = 0
+        for name in [entry.originalName, Self.claimName(token)] where inbox >= 0 {
+            var info = stat()
+            if Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
+               UInt64(info.st_ino) == entry.inode, UInt64(info.st_dev) == entry.device {
+                source = name
+                sourceLinks = Int(info.st_nlink)
+                break
+            }
+        }
+        if let stored {
+            if let source { _ = Self.withCString(source) { unlinkat(inbox, $0, 0) } }
+            return stored
+        }
+        if let source {
+            // The same inode in both folders (a rename a power loss half kept): the working
+            // folder's name is the one to keep.
+            if sourceLinks > 1, target >= 0,
+               let other = find(inode: entry.inode, device: entry.device, in: target, except: nil) {
+                _ = Self.withCString(source) { unlinkat(inbox, $0, 0) }
+                return other
+            }
+            if source != entry.originalName { Self.giveBack(source, from: inbox, to: inbox, as: entry.originalName) }
+            return nil
+        }
+        guard target >= 0 else { return nil }
+        return find(inode: entry.inode, device: entry.device, in: target, except: nil)
+    }
+
+    /// Whether `name` in the folder `fd` is the file `info` describes (same inode), not followed.
+    static func holds(_ name: [UInt8], in fd: Int32, _ info: stat) -> Bool {
+        var now = stat()
+        return withCString(name, { fstatat(fd, $0, &now, AT_SYMLINK_NOFOLLOW) }) == 0 && now.st_ino == info.st_ino && now.st_dev == info.st_dev
+    }
+
+    /// Moves `name` back into the Inbox under `original` or its first free `original-N`.
+    static func giveBack(_ name: [UInt8], from folder: Int32, to inbox: Int32, as original: [UInt8]) {
+        for attempt in 0..<100_000 {
+            let back = suffixed(original, attempt)
+            let renamed = withCString(name) { old in withCString(back) { new in di_rename_noreplace(folder, old, inbox, new) } }
+            if renamed == 0 || errno != EEXIST { return }
+        }
+    }
+
+    /// The name under which `inode` is linked in the folder `fd`, if any.
+    func find(inode: UInt64, device: UInt64, in fd: Int32, except skipped: [UInt8]?) -> String? {
+        for name in Self.names(inDirectory: fd) where name != skipped {
+            var candidate = stat()
+            if Self.withCString(name, { fstatat(fd, $0, &candidate, AT_SYMLINK_NOFOLLOW) }) == 0,
+               UInt64(candidate.st_ino) == inode, UInt64(candidate.st_dev) == device { return Self.displayName(name) }
+        }
+        return nil
     }
 
     /// Moves every entry present now, in name order; each entry's outcome.
@@ -105,23 +200,27 @@ public struct InboxMover {
         let inbox = open(container.inbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard inbox >= 0 else { throw .system("cannot open \(container.inbox)", errno) }
         defer { close(inbox) }
-        let documents = open(container.documents, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard documents >= 0 else { throw .system("cannot open \(container.documents)", errno) }
+        let documents = open(destination, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard documents >= 0 else { throw .system("cannot open \(destination)", errno) }
         defer { close(documents) }
+        // Files other receivers have claimed for a copy in progress are theirs.
+        let claimed = Set(((try? manifest?.entries(status: "moving")) ?? []).map { Self.claimName(String($0.id)) })
         var results: [([UInt8], Outcome)] = []
         var batch: [Ready] = []
-        for name in Self.names(inDirectory: inbox).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for name in Self.names(inDirectory: inbox).sorted(by: { $0.lexicographicallyPrecedes($1) }) where !claimed.contains(name) {
             switch prepare(name, from: inbox) {
             case .ready(let item):
                 batch.append(item)
                 if batch.count == Self.batchSize { results += commit(batch, from: inbox, to: documents); batch = [] }
-            case .done(var outcome):
-                // A second link may be a sender's own name about to be removed: give it time.
-                if case .refused(let reason) = outcome, manifest != nil,
-                   !(reason.hasSuffix(Self.linkedElsewhere) && changedRecently(name, in: inbox)) {
-                    outcome = quarantine(name, from: inbox, reason: reason)
-                }
+            case .done(let outcome):
                 results.append((name, outcome))
+            case .refuse(let reason, let judged):
+                // A second link may be a sender's own name about to be removed: give it time.
+                if manifest != nil, !(reason.hasSuffix(Self.linkedElsewhere) && changedRecently(name, in: inbox)) {
+                    results.append((name, quarantine(name, judged: judged, from: inbox, reason: reason)))
+                } else {
+                    results.append((name, .refused(reason)))
+                }
             }
         }
         results += commit(batch, from: inbox, to: documents)
@@ -146,6 +245,8 @@ public struct InboxMover {
     enum Prepared {
         case ready(Ready)
         case done(Outcome)
+        /// Refused: why, and the entry as it was judged (what quarantine may move).
+        case refuse(String, judged: stat)
     }
 
     /// Checks one entry and flushes it: the steps of a move before the rename.
@@ -153,36 +254,37 @@ public struct InboxMover {
         let fd = Self.withCString(name) { openat(inbox, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         if fd < 0 {
             switch errno {
-            case ELOOP: return .done(.refused("a symbolic link"))
+            case ELOOP: return judgeUnopened(name, in: inbox, as: S_IFLNK, "a symbolic link")
             case ENOENT: return .done(.deferred("gone before it could be opened"))
-            case ENXIO: return .done(.refused("a socket or FIFO without a writer"))
+            case ENXIO: return judgeUnopened(name, in: inbox, as: S_IFIFO, "a socket or FIFO without a writer")
             default: return .done(.deferred("cannot open: \(String(cString: strerror(errno)))"))
             }
         }
         func fail(_ outcome: Outcome) -> Prepared { close(fd); return .done(outcome) }
+        func refuse(_ reason: String) -> Prepared { close(fd); return .refuse(reason, judged: info) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return fail(.deferred("cannot stat: \(String(cString: strerror(errno)))")) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: return fail(.refused("a folder"))
-        case S_IFIFO: return fail(.refused("a FIFO"))
-        case S_IFCHR, S_IFBLK: return fail(.refused("a device node"))
-        default: return fail(.refused("not a regular file"))
+        case S_IFDIR: return refuse("a folder")
+        case S_IFIFO: return refuse("a FIFO")
+        case S_IFCHR, S_IFBLK: return refuse("a device node")
+        default: return refuse("not a regular file")
         }
-        guard info.st_nlink == 1 else { return fail(.refused("\(info.st_nlink) hard links" + Self.linkedElsewhere)) }
-        guard Int64(info.st_size) <= sizeLimit else { return fail(.refused("\(info.st_size) bytes, over the limit of \(sizeLimit)")) }
-        if let accepts, let reason = accepts(name, fd) { return fail(.refused(reason)) }
+        guard info.st_nlink == 1 else { return refuse("\(info.st_nlink) hard links" + Self.linkedElsewhere) }
+        guard Int64(info.st_size) <= sizeLimit else { return refuse("\(info.st_size) bytes, over the limit of \(sizeLimit)") }
+        if let accepts, let reason = accepts(name, fd) { return refuse(reason) }
         let request = manifest == nil ? nil : OpenRequests.find(for: Self.displayName(name), in: container)
         if !allowedSenders.isEmpty {
-            guard let sender = request?.sender else { return fail(.refused("no open request names its sender")) }
-            guard allowedSenders.contains(where: { sender.hasPrefix($0) }) else { return fail(.refused("its sender \(sender) is not allowed")) }
+            guard let sender = request?.sender else { return refuse("no open request names its sender") }
+            guard allowedSenders.contains(where: { sender.hasPrefix($0) }) else { return refuse("its sender \(sender) is not allowed") }
         }
         if di_no_other_writer(fd) != 0 && errno == EAGAIN { return fail(.deferred("still open for writing")) }
         // Only when needed: a mode change dirties the inode, and its fsync then costs a journal commit.
         if info.st_mode & 0o7777 != 0o644 {
             guard fchmod(fd, 0o644) == 0 else { return fail(.deferred("cannot set its mode: \(String(cString: strerror(errno)))")) }
         }
-        guard fsync(fd) == 0 else { return fail(.deferred("fsync failed: \(String(cString: strerror(errno)))")) }
+        guard flush.file(fd) == 0 else { return fail(.deferred("fsync failed: \(String(cString: strerror(errno)))")) }
         var digest = ""
         if manifest != nil {
             guard let sum = FileDigest.sha256(of: fd) else { return fail(.deferred("cannot read it: \(String(cString: strerror(errno)))")) }
@@ -191,7 +293,17 @@ public struct InboxMover {
         return .ready(Ready(name: name, fd: fd, info: info, sha256: digest, request: request))
     }
 
-    /// Journals, renames and flushes a batch of prepared entries.
+    /// An entry that could not be opened (a link, a FIFO or socket): refused as `reason` when
+    /// it still is of that `kind` (sockets count as FIFOs), else left for a fresh look.
+    func judgeUnopened(_ name: [UInt8], in inbox: Int32, as kind: mode_t, _ reason: String) -> Prepared {
+        var info = stat()
+        guard Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return .done(.deferred("gone before it could be opened")) }
+        let found = info.st_mode & S_IFMT
+        guard found == kind || (kind == S_IFIFO && found == S_IFSOCK) else { return .done(.deferred("changed while it was checked")) }
+        return .refuse(reason, judged: info)
+    }
+
+    /// Journals, renames (or copies) and flushes a batch of prepared entries.
     func commit(_ batch: [Ready], from inbox: Int32, to documents: Int32) -> [([UInt8], Outcome)] {
         guard !batch.isEmpty else { return [] }
         defer { for item in batch { close(item.fd) } }
@@ -214,28 +326,62 @@ public struct InboxMover {
             }
             crash(at: "intent")
         }
+        let journaled = ids.compactMap { $0 }
+        Self.inFlight.withLock { $0.formUnion(journaled) }
+        defer { Self.inFlight.withLock { $0.subtract(journaled) } }
         var outcomes: [Outcome] = []
-        var finished: [(Int64, String?)] = []
+        var copies: [Int: Copy] = [:]
+        let batchStart = Int(Delivery.now() * 1e6)
         for (k, item) in batch.enumerated() {
-            let outcome = rename(item.name, from: inbox, to: documents)
+            var outcome: Outcome
+            if let renamed = rename(item.name, expecting: item.info, from: inbox, to: documents) {
+                outcome = renamed
+            } else {
+                let token = ids[k].map { String($0) } ?? "p\(getpid())-\(batchStart)-\(k)"
+                switch copy(item, token: token, from: inbox, to: documents) {
+                case .done(let done): copies[k] = done; outcome = .moved(done.stored)
+                case .failed(let why): outcome = .deferred(why)
+                }
+            }
             if case .moved = outcome { crash(at: "renamed") }
             outcomes.append(outcome)
-            if let id = ids[k] {
-                if case .moved(let stored) = outcome { finished.append((id, stored)) } else { finished.append((id, nil)) }
-            }
         }
-        guard !outcomes.contains(where: { if case .moved = $0 { true } else { false } }) || fsync(documents) == 0 else {
+        let movedAny = outcomes.contains { if case .moved = $0 { true } else { false } }
+        guard !movedAny || flush.folder(documents) == 0 else {
             // Renamed but not known durable: the rows stay `moving`, settled by the next start.
             return zip(batch, outcomes).map { item, outcome in
-                if case .moved = outcome { (item.name, .deferred("moved, but flushing Documents failed")) } else { (item.name, outcome) }
+                if case .moved = outcome { (item.name, .deferred("moved, but flushing the working folder failed")) } else { (item.name, outcome) }
             }
         }
         crash(at: "flushed")
-        fsync(inbox)
-        if let manifest, !finished.isEmpty {
+        if !copies.isEmpty {
+            // The copies are durable under their final names: journal those names before the
+            // Inbox copies go, so that recovery keeps the copy and removes the original.
+            if let manifest {
+                do {
+                    try manifest.transaction { () throws(HandlerError) in
+                        for (k, done) in copies { if let id = ids[k] { try manifest.markCopied(id, storedAs: done.stored) } }
+                    }
+                } catch {
+                    for k in copies.keys { outcomes[k] = .deferred("copied, but the journal could not record it: \(error)") }
+                    return zip(batch, outcomes).map { ($0.name, $1) }
+                }
+                crash(at: "copied")
+            }
+            for done in copies.values {
+                _ = Self.withCString(done.partial) { unlinkat(documents, $0, 0) }
+                _ = Self.withCString(done.claim) { unlinkat(inbox, $0, 0) }
+            }
+            _ = flush.folder(documents)
+        }
+        _ = flush.folder(inbox)
+        if let manifest {
             let now = Delivery.now()
             try? manifest.transaction { () throws(HandlerError) in
-                for (id, stored) in finished { try manifest.finish(id, storedAs: stored, time: now) }
+                for (k, outcome) in outcomes.enumerated() {
+                    guard let id = ids[k] else { continue }
+                    if case .moved(let stored) = outcome { try manifest.finish(id, storedAs: stored, time: now) } else { try manifest.finish(id, storedAs: nil, time: now) }
+                }
             }
             // The requests of stored documents are in the manifest now.
             for (item, outcome) in zip(batch, outcomes) {
@@ -245,15 +391,98 @@ public struct InboxMover {
         return zip(batch, outcomes).map { ($0.name, $1) }
     }
 
-    /// `renameat2(RENAME_NOREPLACE)` into `Documents/` under the name or the first free `name-N`.
-    func rename(_ name: [UInt8], from inbox: Int32, to documents: Int32) -> Outcome {
+    /// A finished cross-file-system copy: its final name, and the two temporary names (the
+    /// claimed Inbox entry, the copy's spare link) still to remove.
+    struct Copy {
+        var stored: String
+        var claim: [UInt8]
+        var partial: [UInt8]
+    }
+
+    /// How a copy ended: done, or failed (why) with the file back in the Inbox.
+    enum Copied {
+        case done(Copy)
+        case failed(String)
+    }
+
+    /// The Inbox name of a file claimed for a copy, and the copy's name while it is written.
+    static func claimName(_ token: String) -> [UInt8] { Array(".inboxd-\(token).claimed".utf8) }
+    static func partialName(_ token: String) -> [UInt8] { Array(".inboxd-\(token).partial".utf8) }
+
+    /// Copies a prepared entry into the working folder on another file system: claim it in the
+    /// Inbox, write and flush `.inboxd-TOKEN.partial`, link it under the first free name. On any
+    /// failure (ENOSPC, EDQUOT, EIO…) the partial copy is removed and the claim undone: the file
+    /// stays in the Inbox for a later pass.
+    func copy(_ item: Ready, token: String, from inbox: Int32, to documents: Int32) -> Copied {
+        let claim = Self.claimName(token), partial = Self.partialName(token)
+        let claimed = Self.withCString(item.name) { old in Self.withCString(claim) { new in di_rename_noreplace(inbox, old, inbox, new) } }
+        guard claimed == 0 else {
+            return .failed(errno == ENOENT ? "gone during the move (another receiver took it)"
+                                           : "cannot claim it: \(String(cString: strerror(errno)))")
+        }
+        func undo(_ why: String) -> Copied {
+            _ = Self.withCString(partial) { unlinkat(documents, $0, 0) }
+            Self.giveBack(claim, from: inbox, to: inbox, as: item.name)
+            return .failed(why)
+        }
+        guard Self.holds(claim, in: inbox, item.info) else { return undo("replaced during the move") }
+        let output = Self.withCString(partial) { openat(documents, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard output >= 0 else { return undo("cannot create the copy: \(String(cString: strerror(errno)))") }
+        var failure: String?
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        var offset: off_t = 0
+        copying: while true {
+            let n = pread(item.fd, buffer, size, offset)
+            if n < 0 { if errno == EINTR { continue }; failure = "cannot read it: \(String(cString: strerror(errno)))"; break }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = write(output, buffer + written, n - written)
+                if w < 0 { if errno == EINTR { continue }; failure = "cannot write the copy: \(String(cString: strerror(errno)))"; break copying }
+                written += w
+            }
+            offset += off_t(n)
+            if offset >= off_t(item.info.st_size) / 2 { crash(at: "copying") }
+        }
+        buffer.deallocate()
+        if failure == nil {
+            // The sender's modification time is kept; the mode is the folder's plain 0644.
+            var times = [item.info.st_atim, item.info.st_mtim]
+            _ = futimens(output, &times)
+            if fchmod(output, 0o644) != 0 { failure = "cannot set the copy's mode: \(String(cString: strerror(errno)))" }
+        }
+        if failure == nil, flush.file(output) != 0 { failure = "flushing the copy failed: \(String(cString: strerror(errno)))" }
+        close(output)
+        if let failure { return undo(failure) }
+        for attempt in 0..<100_000 {
+            let candidate = Self.suffixed(item.name, attempt)
+            let linked = Self.withCString(partial) { old in Self.withCString(candidate) { new in linkat(documents, old, documents, new, 0) } }
+            if linked == 0 { return .done(Copy(stored: Self.displayName(candidate), claim: claim, partial: partial)) }
+            if errno != EEXIST { return undo("cannot name the copy: \(String(cString: strerror(errno)))") }
+        }
+        return undo("no free name in the working folder")
+    }
+
+    /// `renameat2(RENAME_NOREPLACE)` into the working folder under the name or the first free
+    /// `name-N`; `nil` when the two folders are on different file systems (`EXDEV`).
+    /// A rename moves whatever the name holds now: when that is not the file that was checked
+    /// (swapped for a link or another file since, case 21), it goes back to the Inbox.
+    func rename(_ name: [UInt8], expecting info: stat, from inbox: Int32, to documents: Int32) -> Outcome? {
         for attempt in 0..<100_000 {
             let candidate = Self.suffixed(name, attempt)
             let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, documents, new) } }
-            if renamed == 0 { return .moved(Self.displayName(candidate)) }
+            if renamed == 0 {
+                guard Self.holds(candidate, in: documents, info) else {
+                    Self.giveBack(candidate, from: documents, to: inbox, as: name)
+                    return .deferred("replaced during the move")
+                }
+                return .moved(Self.displayName(candidate))
+            }
             switch errno {
             case EEXIST: continue
             case ENOENT: return .deferred("gone during the move (another receiver took it)")
+            case EXDEV: return nil
             default: return .deferred("cannot rename: \(String(cString: strerror(errno)))")
             }
         }
@@ -272,20 +501,24 @@ public struct InboxMover {
 
     /// Moves a refused entry (whatever it is: a link is moved, not followed) into
     /// `Library/Quarantine/`, never replacing anything, and records why.
-    func quarantine(_ name: [UInt8], from inbox: Int32, reason: String) -> Outcome {
+    func quarantine(_ name: [UInt8], judged info: stat, from inbox: Int32, reason: String) -> Outcome {
         let folder = container.library + "/Quarantine"
         do { try FileSystem.makeDirectories(folder) } catch { return .refused(reason) }
         let target = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard target >= 0 else { return .refused(reason) }
         defer { close(target) }
-        var info = stat()
-        _ = Self.withCString(name) { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }
         for attempt in 0..<100_000 {
             let candidate = Self.suffixed(name, attempt)
             let renamed = Self.withCString(name) { old in Self.withCString(candidate) { new in di_rename_noreplace(inbox, old, target, new) } }
             if renamed == 0 {
-                fsync(target)
-                fsync(inbox)
+                // The entry may have been swapped since it was judged (case 21): what was moved
+                // must be what was refused, else it goes back to the Inbox for a fresh look.
+                if !Self.holds(candidate, in: target, info) {
+                    Self.giveBack(candidate, from: target, to: inbox, as: name)
+                    return .deferred("replaced while it was being quarantined")
+                }
+                _ = flush.folder(target)
+                _ = flush.folder(inbox)
                 try? manifest?.recordQuarantine(name: name, storedAs: Self.displayName(candidate), reason: reason,
                                                 size: Int64(info.st_size), inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
                                                 time: Delivery.now())
@@ -301,6 +534,8 @@ public struct InboxMover {
         let copy = dup(fd)
         guard copy >= 0, let dir = fdopendir(copy) else { return [] }
         defer { closedir(dir) }
+        // A duplicate shares the original's offset: an earlier listing left it at the end.
+        rewinddir(dir)
         var result: [[UInt8]] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }

@@ -1,5 +1,6 @@
 import CSystemShims
 import Handlers
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,12 +24,22 @@ public struct InboxWatcher {
     public var rescanInterval: Double
     /// Called with each pass's outcomes.
     public var report: (AppContainer, [(name: [UInt8], outcome: InboxMover.Outcome)]) -> Void
+    /// Where the watcher says what it does: each pass and why it ran (debug), lost watches and
+    /// queue overflows (notice).
+    public var logger: Logger
 
-    public init(movers: [InboxMover], rescanInterval: Double = 5,
+    /// A watcher over `movers`' Inboxes.
+    public init(movers: [InboxMover], rescanInterval: Double = 5, logger: Logger = Logger(label: "inboxd"),
                 report: @escaping (AppContainer, [(name: [UInt8], outcome: InboxMover.Outcome)]) -> Void) {
         self.movers = movers
         self.rescanInterval = rescanInterval
+        self.logger = logger
         self.report = report
+    }
+
+    /// Why a pass runs.
+    enum Trigger: String {
+        case start, event, overflow, watchLost = "watch-lost", rescan
     }
 
     /// Runs until SIGTERM or SIGINT.
@@ -42,7 +53,7 @@ public struct InboxWatcher {
         let signalFD = di_signalfd(&signals)
         guard signalFD >= 0 else { throw .system("signalfd", errno) }
         defer { close(signalFD) }
-        let inotify = inotify_init1(Int32(IN_CLOEXEC))
+        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { throw .system("inotify_init1", errno) }
         defer { close(inotify) }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -50,12 +61,20 @@ public struct InboxWatcher {
         func watch(_ index: Int) {
             try? movers[index].container.create()
             let wd = inotify_add_watch(inotify, movers[index].container.inbox, mask)
-            if wd >= 0 { watches[wd] = index }
+            if wd >= 0 { watches[wd] = index } else {
+                logger.warning("cannot watch", metadata: ["inbox": "\(movers[index].container.inbox)", "errno": "\(errno)"])
+            }
         }
-        func pass(_ index: Int) {
-            if let results = try? movers[index].moveAll(), !results.isEmpty { report(movers[index].container, results) }
+        func pass(_ index: Int, _ trigger: Trigger) {
+            do {
+                let results = try movers[index].moveAll()
+                logger.debug("pass", metadata: ["inbox": "\(movers[index].container.inbox)", "trigger": "\(trigger.rawValue)", "entries": "\(results.count)"])
+                if !results.isEmpty { report(movers[index].container, results) }
+            } catch {
+                logger.error("pass failed", metadata: ["inbox": "\(movers[index].container.inbox)", "error": "\(error)"])
+            }
         }
-        for index in movers.indices { watch(index); pass(index) }
+        for index in movers.indices { watch(index); pass(index, .start) }
         var lastFullPass = Delivery.now()
         let bufferSize = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 8)
@@ -66,30 +85,36 @@ public struct InboxWatcher {
             let ready = poll(&fds, 2, Int32(wait * 1000))
             if ready < 0 && errno != EINTR { throw .system("poll", errno) }
             if fds[0].revents != 0 { return }   // SIGTERM or SIGINT: no move is in progress here
-            var due = Set<Int>()
-            if fds[1].revents != 0 {
+            var due: [Int: Trigger] = [:]
+            // The whole queue is read before any pass: one pass serves a burst of events, and an
+            // overflow at the end of a long queue is seen at once.
+            while fds[1].revents != 0 {
                 let n = read(inotify, buffer, bufferSize)
+                if n <= 0 { break }
                 var offset = 0
-                while n > 0, offset + MemoryLayout<inotify_event>.size <= n {
+                while offset + MemoryLayout<inotify_event>.size <= n {
                     let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                     if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        due.formUnion(movers.indices)
+                        logger.notice("event queue overflowed: passing over every Inbox")
+                        for index in movers.indices { due[index] = .overflow }
                     } else if let index = watches[event.wd] {
-                        due.insert(index)
+                        if due[index] == nil { due[index] = .event }
                         if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                            logger.notice("watch lost: setting it again", metadata: ["inbox": "\(movers[index].container.inbox)"])
                             watches[event.wd] = nil
                             inotify_rm_watch(inotify, event.wd)
                             watch(index)
+                            due[index] = .watchLost
                         }
                     }
                     offset += MemoryLayout<inotify_event>.size + Int(event.len)
                 }
             }
             if Delivery.now() - lastFullPass >= rescanInterval {
-                due.formUnion(movers.indices)
+                for index in movers.indices where due[index] == nil { due[index] = .rescan }
                 lastFullPass = Delivery.now()
             }
-            for index in due.sorted() { pass(index) }
+            for (index, trigger) in due.sorted(by: { $0.key < $1.key }) { pass(index, trigger) }
         }
     }
 }

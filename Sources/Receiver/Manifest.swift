@@ -11,7 +11,8 @@ import Glibc
 ///
 /// It is also the intent journal: a row is written with status `moving` (the file's inode and
 /// device, its Inbox name and the Documents name it will get) and committed before the rename;
-/// it becomes `stored` after the rename and the directory flushes. ``InboxMover/recover()``
+/// it becomes `stored` after the rename and the directory flushes. A cross-file-system copy
+/// passes through `copied` (the copy durable under `stored_name`, the Inbox copy not yet removed). ``InboxMover/recover()``
 /// settles every `moving` row at start: the file is either still in the Inbox under its name
 /// (the rename did not happen: the row is dropped and the file moved again) or in `Documents/`
 /// under the planned name (the rename happened: the row is marked `stored`).
@@ -122,6 +123,16 @@ public final class Manifest {
         } else {
             sqlite3_bind_int64(statement, 1, id)
         }
+        defer { sqlite3_reset(statement) }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    /// Records the final name of a cross-file-system copy that is durable there, before the Inbox
+    /// copy is removed (status `copied`).
+    func markCopied(_ id: Int64, storedAs name: String) throws(HandlerError) {
+        let statement = try statement("UPDATE moves SET status = 'copied', stored_name = ? WHERE id = ?")
+        sqlite3_bind_text(statement, 1, name, -1, Self.transient)
+        sqlite3_bind_int64(statement, 2, id)
         defer { sqlite3_reset(statement) }
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
     }

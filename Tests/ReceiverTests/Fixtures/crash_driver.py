@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Crash injection for inboxd: deliver files while the job is killed with SIGKILL at random points.
 
-    crash_driver.py INBOXD KILLS FILES_PER_ROUND [SEED]
+    crash_driver.py INBOXD KILLS FILES_PER_ROUND [SEED [WORKING_FOLDER]]
 
 Each round: start `inboxd run`, deliver FILES_PER_ROUND files into the Inbox (written under a
 temporary name, then renamed in, as a sender does; names drawn from a small pool so suffixes are
 exercised), wait a random 0-40 ms, kill -9 the job. After KILLS rounds, `inboxd once` finishes.
 Then: every delivered file is in Documents/ exactly once with identical bytes, the Inbox is empty,
 and the manifest has one `stored` row per file (name and SHA-256 matching the disk) and no `moving`
-row. Prints a summary line; exits 1 on any violation.
+row, and no temporary name (`.inboxd-*`) is left in either folder. With WORKING_FOLDER (on another
+file system, such as /dev/shm), files are moved there with `--working-folder`: every move is a
+copy. Prints a summary line; exits 1 on any violation.
 """
 import hashlib, os, random, signal, sqlite3, subprocess, sys, tempfile, time
 
@@ -16,9 +18,13 @@ inboxd, kills, per_round = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
 root = tempfile.mkdtemp(prefix="crash-driver-")
 app = "com.example.crash"
-subprocess.run([inboxd, "once", "--root", root, "--app", app], check=True, stdout=subprocess.DEVNULL)
+options = ["--root", root, "--app", app]
+if len(sys.argv) > 5:
+    options += ["--working-folder", tempfile.mkdtemp(prefix="crash-driver-", dir=sys.argv[5])]
+subprocess.run([inboxd, "once"] + options, check=True, stdout=subprocess.DEVNULL)
 container = os.path.join(root, "Containers", app)
-inbox, documents = os.path.join(container, "Documents", "Inbox"), os.path.join(container, "Documents")
+inbox = os.path.join(container, "Documents", "Inbox")
+documents = options[-1] if len(options) > 4 else os.path.join(container, "Documents")
 staging = os.path.join(root, "staging")
 os.makedirs(staging)
 names = ["report.pdf", "photo.jpg", "notes.txt", "a", ".hidden", "x" * 250 + ".bin", "résumé.doc"]
@@ -27,7 +33,7 @@ serial = 0
 interrupted = 0
 started = time.time()
 for k in range(kills):
-    job = subprocess.Popen([inboxd, "run", "--root", root, "--app", app, "--rescan", "0.05"],
+    job = subprocess.Popen([inboxd, "run"] + options + ["--rescan", "0.05"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(per_round):
         serial += 1
@@ -63,11 +69,14 @@ for k in range(kills):
     manifest = os.path.join(container, "Library", "Manifest.sqlite")
     if os.path.exists(manifest):
         with sqlite3.connect(manifest) as check:
-            if check.execute("SELECT COUNT(*) FROM moves WHERE status = 'moving'").fetchone()[0]:
+            if check.execute("SELECT COUNT(*) FROM moves WHERE status IN ('moving', 'copied')").fetchone()[0]:
                 interrupted += 1
-subprocess.run([inboxd, "once", "--root", root, "--app", app], check=True, stdout=subprocess.DEVNULL)
+subprocess.run([inboxd, "once"] + options, check=True, stdout=subprocess.DEVNULL)
 
 problems = []
+leftovers = [n for n in os.listdir(documents) + os.listdir(inbox) if n.startswith(".inboxd-")]
+if leftovers:
+    problems.append("temporary names left: %r" % leftovers[:5])
 found = {}
 for name in os.listdir(documents):
     path = os.path.join(documents, name)
@@ -85,7 +94,7 @@ if extra:
     problems.append("%d files in Documents that were not delivered" % len(extra))
 db = sqlite3.connect(os.path.join(container, "Library", "Manifest.sqlite"))
 rows = db.execute("SELECT stored_name, status, sha256 FROM moves").fetchall()
-moving = [r for r in rows if r[1] == "moving"]
+moving = [r for r in rows if r[1] in ("moving", "copied")]
 stored = {r[2]: r[0] for r in rows if r[1] == "stored"}
 if moving:
     problems.append("%d rows still moving" % len(moving))
