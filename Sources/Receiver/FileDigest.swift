@@ -9,11 +9,12 @@ import Musl
 /// it without pulling in a whole TLS stack's build).
 enum FileDigest {
     /// The hex SHA-256 of `fd`'s contents, read from offset 0 with `pread`; `nil` on a read error.
-    static func sha256(of fd: Int32) -> String? {
+    /// `size` (the file's, as known) only sizes the read buffer: a small file gets a small one.
+    static func sha256(of fd: Int32, size expected: Int = 1 << 20) -> String? {
         guard let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }
-        let size = 1 << 20
+        let size = min(1 << 20, max(4096, expected + 1))
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         var offset: off_t = 0

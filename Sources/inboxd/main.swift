@@ -203,6 +203,8 @@ for identifier in identifiers.sorted() {
                     "size": .integer(entry.size), "sha256": .string(entry.sha256),
                 ]
                 if let stored = entry.storedName { row["storedName"] = .string(stored) }
+                if let arrived = entry.arrived { row["arrived"] = .real(arrived) }
+                if let moved = entry.moved { row["moved"] = .real(moved) }
                 if let reason = entry.reason { row["reason"] = .string(reason) }
                 if let sender = entry.sender { row["sender"] = .string(sender) }
                 if let annotation = entry.annotation { row["annotation"] = annotation }

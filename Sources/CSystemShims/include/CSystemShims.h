@@ -15,6 +15,12 @@
 #ifndef F_SETLEASE
 #define F_SETLEASE 1024
 #endif
+#ifndef O_NOATIME
+#define O_NOATIME 01000000
+#endif
+
+/// open(2)'s O_NOATIME: reading does not update the access time (the file's owner only).
+static const int di_o_noatime = O_NOATIME;
 
 /// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing the target.
 static inline int di_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
