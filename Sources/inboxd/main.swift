@@ -136,11 +136,12 @@ func typePolicy(for identifier: String, container: AppContainer) -> (@Sendable (
     guard let registry = try? RegistryStore.open(root: root, catalog: TypeCatalog.directory(for: root)),
           let app = AppBundle.all(in: registry)?.first(where: { $0.bundleIdentifier == identifier }) else { return nil }
     let index = HandlerIndex(bundles: [app], registry: registry)
-    let inbox = container.inbox
-    return { name, _ in
-        let path = inbox + "/" + InboxMover.displayName(name)
-        let type = FileTypeDetector(registry: registry).type(ofFileAt: path).type
-        let eligible = !HandlerRanking(registry: registry).rank(type: type, fileName: path, index: index).isEmpty
+    return { name, fd in
+        // Judged on the descriptor the mover opened; a name that is not UTF-8 keeps its
+        // extension when the bytes after the last dot are.
+        let shown = String(decoding: name, as: UTF8.self)
+        let type = FileTypeDetector(registry: registry).type(ofFileNamed: shown, openAs: fd).type
+        let eligible = !HandlerRanking(registry: registry).rank(type: type, fileName: shown, index: index).isEmpty
         return eligible ? nil : "its type \(type.identifier) is not one \(app.name) opens"
     }
 }

@@ -166,6 +166,17 @@ import UniformTypes
         #expect(quarantined["originalName"] as? String == "photo.png" && (quarantined["reason"] as? String)?.contains("public.png") == true)
         let stored = try #require(rows.first { $0["status"] as? String == "stored" })
         #expect((stored["sha256"] as? String)?.count == 64 && stored["storedName"] as? String == "notes.txt")
+        let arrived = try #require(stored["arrived"] as? Double), moved = try #require(stored["moved"] as? Double)
+        #expect(arrived <= moved && moved - arrived < 60)
+        // Judged on the opened file: a PNG without an extension by its content; a text file
+        // whose name is not UTF-8 by the extension its bytes still end with.
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("Documents/photo.png").path, toPath: notesInbox.appendingPathComponent("scan").path)
+        let fd = InboxMover.withCString(Array(notesInbox.path.utf8) + [0x2F, 0x6E, 0xFF, 0x2E, 0x74, 0x78, 0x74]) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        _ = write(fd, "text", 4)
+        close(fd)
+        let judged = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.notes"]).out
+        #expect(judged.contains("scan quarantined as Library/Quarantine/scan: its type public.png is not one Notes opens"), "\(judged)")
+        #expect(judged.contains("n\\xff.txt -> Documents/n\\xff.txt"), "\(judged)")
         #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
     }
 }

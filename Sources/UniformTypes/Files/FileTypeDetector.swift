@@ -83,10 +83,25 @@ public struct FileTypeDetector: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else { return fallback(ext, rule: .unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
+        return byContent(of: fd, ext)
+    }
+
+    /// The type of a regular file already open as `fd`, named `name` (the name first, then the
+    /// content, read with `pread` so the descriptor's offset is left alone). For a receiver that
+    /// judges what it opened, never a path that may have changed since.
+    public func type(ofFileNamed name: String, openAs fd: Int32) -> Answer {
+        let ext = Self.filenameExtension(of: name)
+        if let ext, let byName = UTType(tag: ext, tagClass: .filenameExtension, conformingTo: nil, in: registry), byName.isDeclared {
+            return Answer(type: byName, rule: .filenameExtension(ext))
+        }
+        return byContent(of: fd, ext)
+    }
+
+    private func byContent(of fd: Int32, _ ext: String?) -> Answer {
         var buffer = [UInt8](repeating: 0, count: sniffLength)
         var count = 0
         while count < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, sniffLength - count) }
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, sniffLength - count, off_t(count)) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             count += n
