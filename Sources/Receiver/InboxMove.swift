@@ -1,5 +1,6 @@
 import CSystemShims
 import Handlers
+import Logging
 import Synchronization
 import UniformTypes
 #if canImport(Glibc)
@@ -57,6 +58,8 @@ public struct InboxMover {
     public var destination: String
     /// How files and folders are flushed (`fsync`; a test double in the power-loss tests).
     public var flush: FlushLayer = .system
+    /// Where recovery says what it settled (notice).
+    public var logger = Logger(label: "inboxd")
     /// Files larger than this are refused.
     public var sizeLimit: Int64
     /// The journal and record of moves, if kept.
@@ -101,7 +104,11 @@ public struct InboxMover {
             if target >= 0 { _ = flush.folder(target); close(target) }
         }
         for entry in pending where !isInProgress(entry) {
-            let stored = settle(entry, inbox: inbox, target: target)
+            let stored = try settle(entry, inbox: inbox, target: target, in: manifest)
+            logger.notice("settled an interrupted move", metadata: [
+                "inbox": "\(container.inbox)", "name": "\(Self.displayName(entry.originalName))", "journal": "\(entry.status)",
+                "row": "\(entry.id)", "sha256": "\(entry.sha256)", "outcome": "\(stored.map { "stored as \($0)" } ?? "back in the Inbox or gone")",
+            ])
             if target >= 0 { _ = flush.folder(target) }
             if inbox >= 0 { _ = flush.folder(inbox) }
             try manifest.finish(entry.id, storedAs: stored, time: Delivery.now())
@@ -123,21 +130,28 @@ public struct InboxMover {
 
     /// Where an interrupted move left its file: the name it has in the working folder, or `nil`
     /// when it is (back) in the Inbox or gone. Removes the copies that must not stay.
-    func settle(_ entry: Manifest.Entry, inbox: Int32, target: Int32) -> String? {
-        let token = String(entry.id)
+    ///
+    /// A crash may cut this short too, so each step leaves what the next attempt reaches the same
+    /// conclusion from: a complete copy is journaled as `copied` before anything is removed, and a
+    /// claimed file is given its name back before its partial copy goes.
+    func settle(_ entry: Manifest.Entry, inbox: Int32, target: Int32, in manifest: Manifest) throws(HandlerError) -> String? {
+        let partial = Self.partialName(String(entry.id))
         var stored: String? = entry.status == "copied" ? entry.storedName : nil
         var copy = stat()
-        if target >= 0, Self.withCString(Self.partialName(token), { fstatat(target, $0, &copy, AT_SYMLINK_NOFOLLOW) }) == 0 {
-            // Linked under its final name: the copy was complete and flushed before the link.
-            if stored == nil, copy.st_nlink > 1 {
-                stored = find(inode: UInt64(copy.st_ino), device: UInt64(copy.st_dev), in: target, except: Self.partialName(token))
-            }
-            _ = Self.withCString(Self.partialName(token)) { unlinkat(target, $0, 0) }
+        let hasPartial = target >= 0 && Self.withCString(partial, { fstatat(target, $0, &copy, AT_SYMLINK_NOFOLLOW) }) == 0
+        // Linked under its final name: the copy was complete and flushed before the link.
+        if stored == nil, hasPartial, copy.st_nlink > 1,
+           let name = find(inode: UInt64(copy.st_ino), device: UInt64(copy.st_dev), size: entry.size, in: target, except: partial) {
+            try manifest.markCopied(entry.id, storedAs: name)
+            stored = name
         }
-        // The Inbox copy: under its name, or under the claim of a cross-file-system move.
+        // The Inbox copy: under its name, or under the claim of a cross-file-system move. Once a
+        // copy is complete, only the claim is looked at: the original is gone by then, and its
+        // inode number may already belong to a new delivery under the same name.
         var source: [UInt8]?
         var sourceLinks = 0
-        for name in [entry.originalName, Self.claimName(token)] where inbox >= 0 {
+        let candidates = stored == nil ? [entry.originalName, Self.claimName(String(entry.id))] : [Self.claimName(String(entry.id))]
+        for name in candidates where inbox >= 0 {
             var info = stat()
             if Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
                UInt64(info.st_ino) == entry.inode, UInt64(info.st_dev) == entry.device {
@@ -146,7 +160,9 @@ public struct InboxMover {
                 break
             }
         }
+        func removePartial() { if hasPartial { _ = Self.withCString(partial) { unlinkat(target, $0, 0) } } }
         if let stored {
+            removePartial()
             if let source { _ = Self.withCString(source) { unlinkat(inbox, $0, 0) } }
             return stored
         }
@@ -154,21 +170,27 @@ public struct InboxMover {
             // The same inode in both folders (a rename a power loss half kept): the working
             // folder's name is the one to keep.
             if sourceLinks > 1, target >= 0,
-               let other = find(inode: entry.inode, device: entry.device, in: target, except: nil) {
+               let other = find(inode: entry.inode, device: entry.device, size: entry.size, in: target, except: nil) {
                 _ = Self.withCString(source) { unlinkat(inbox, $0, 0) }
                 return other
             }
             if source != entry.originalName { Self.giveBack(source, from: inbox, to: inbox, as: entry.originalName) }
+            removePartial()   // a copy cut short (case 9)
             return nil
         }
+        removePartial()
         guard target >= 0 else { return nil }
-        return find(inode: entry.inode, device: entry.device, in: target, except: nil)
+        return find(inode: entry.inode, device: entry.device, size: entry.size, in: target, except: nil)
     }
 
-    /// Whether `name` in the folder `fd` is the file `info` describes (same inode), not followed.
+    /// Whether `name` in the folder `fd` is the file `info` describes, not followed: the same
+    /// inode, and (as a freed inode number is soon given to a new file) the same type, size and
+    /// modification time. The change time is not compared: a rename changes it.
     static func holds(_ name: [UInt8], in fd: Int32, _ info: stat) -> Bool {
         var now = stat()
-        return withCString(name, { fstatat(fd, $0, &now, AT_SYMLINK_NOFOLLOW) }) == 0 && now.st_ino == info.st_ino && now.st_dev == info.st_dev
+        return withCString(name, { fstatat(fd, $0, &now, AT_SYMLINK_NOFOLLOW) }) == 0
+            && now.st_ino == info.st_ino && now.st_dev == info.st_dev && now.st_mode & S_IFMT == info.st_mode & S_IFMT
+            && now.st_size == info.st_size && now.st_mtim.tv_sec == info.st_mtim.tv_sec && now.st_mtim.tv_nsec == info.st_mtim.tv_nsec
     }
 
     /// Moves `name` back into the Inbox under `original` or its first free `original-N`.
@@ -181,11 +203,13 @@ public struct InboxMover {
     }
 
     /// The name under which `inode` is linked in the folder `fd`, if any.
-    func find(inode: UInt64, device: UInt64, in fd: Int32, except skipped: [UInt8]?) -> String? {
+    /// `size`, when given, must match too (an inode number is reused once its file is deleted).
+    func find(inode: UInt64, device: UInt64, size: Int64? = nil, in fd: Int32, except skipped: [UInt8]?) -> String? {
         for name in Self.names(inDirectory: fd) where name != skipped {
             var candidate = stat()
             if Self.withCString(name, { fstatat(fd, $0, &candidate, AT_SYMLINK_NOFOLLOW) }) == 0,
-               UInt64(candidate.st_ino) == inode, UInt64(candidate.st_dev) == device { return Self.displayName(name) }
+               UInt64(candidate.st_ino) == inode, UInt64(candidate.st_dev) == device,
+               size.map({ $0 == Int64(candidate.st_size) }) ?? true { return Self.displayName(name) }
         }
         return nil
     }
@@ -336,21 +360,37 @@ public struct InboxMover {
         Self.inFlight.withLock { $0.formUnion(journaled) }
         defer { Self.inFlight.withLock { $0.subtract(journaled) } }
         var outcomes: [Outcome] = []
-        var copies: [Int: Copy] = [:]
-        let batchStart = Int(Delivery.now() * 1e6)
+        var crossing: [Int] = []   // on another file system: copied below
         for (k, item) in batch.enumerated() {
-            var outcome: Outcome
             if let renamed = rename(item.name, expecting: item.info, from: inbox, to: documents) {
-                outcome = renamed
+                if case .moved = renamed { crash(at: "renamed") }
+                outcomes.append(renamed)
             } else {
-                let token = ids[k].map { String($0) } ?? "p\(getpid())-\(batchStart)-\(k)"
-                switch copy(item, token: token, from: inbox, to: documents) {
-                case .done(let done): copies[k] = done; outcome = .moved(done.stored)
-                case .failed(let why): outcome = .deferred(why)
+                crossing.append(k)
+                outcomes.append(.deferred("not copied"))
+            }
+        }
+        var copies: [Int: Copy] = [:]
+        if !crossing.isEmpty {
+            let batchStart = Int(Delivery.now() * 1e6)
+            let tokens = Dictionary(uniqueKeysWithValues: crossing.map { k in (k, ids[k].map { String($0) } ?? "p\(getpid())-\(batchStart)-\(k)") })
+            // Claims first, made durable together: after a power loss the original is under its
+            // claim, where recovery looks for it once the copy is complete.
+            var claimed: [Int] = []
+            for k in crossing {
+                if let failure = claim(batch[k], token: tokens[k]!, in: inbox) { outcomes[k] = .deferred(failure) } else { claimed.append(k) }
+            }
+            if !claimed.isEmpty, flush.folder(inbox) != 0 {
+                let why = "flushing the Inbox failed: \(String(cString: strerror(errno)))"
+                for k in claimed { Self.giveBack(Self.claimName(tokens[k]!), from: inbox, to: inbox, as: batch[k].name); outcomes[k] = .deferred(why) }
+                claimed = []
+            }
+            for k in claimed {
+                switch copy(batch[k], token: tokens[k]!, from: inbox, to: documents) {
+                case .done(let done): copies[k] = done; outcomes[k] = .moved(done.stored); crash(at: "renamed")
+                case .failed(let why): outcomes[k] = .deferred(why)
                 }
             }
-            if case .moved = outcome { crash(at: "renamed") }
-            outcomes.append(outcome)
         }
         let movedAny = outcomes.contains { if case .moved = $0 { true } else { false } }
         guard !movedAny || flush.folder(documents) == 0 else {
@@ -415,25 +455,35 @@ public struct InboxMover {
     static func claimName(_ token: String) -> [UInt8] { Array(".inboxd-\(token).claimed".utf8) }
     static func partialName(_ token: String) -> [UInt8] { Array(".inboxd-\(token).partial".utf8) }
 
-    /// Copies a prepared entry into the working folder on another file system: claim it in the
-    /// Inbox, write and flush `.inboxd-TOKEN.partial`, link it under the first free name. On any
-    /// failure (ENOSPC, EDQUOT, EIO…) the partial copy is removed and the claim undone: the file
-    /// stays in the Inbox for a later pass.
-    func copy(_ item: Ready, token: String, from inbox: Int32, to documents: Int32) -> Copied {
-        let claim = Self.claimName(token), partial = Self.partialName(token)
+    /// Claims an entry for a copy: renames it inside the Inbox to `.inboxd-TOKEN.claimed` (one
+    /// receiver wins) and checks that what moved is the judged file. `nil` when claimed, else why not.
+    func claim(_ item: Ready, token: String, in inbox: Int32) -> String? {
+        let claim = Self.claimName(token)
         let claimed = Self.withCString(item.name) { old in Self.withCString(claim) { new in di_rename_noreplace(inbox, old, inbox, new) } }
         guard claimed == 0 else {
-            return .failed(errno == ENOENT ? "gone during the move (another receiver took it)"
-                                           : "cannot claim it: \(String(cString: strerror(errno)))")
+            return errno == ENOENT ? "gone during the move (another receiver took it)" : "cannot claim it: \(String(cString: strerror(errno)))"
         }
+        guard Self.holds(claim, in: inbox, item.info) else {
+            Self.giveBack(claim, from: inbox, to: inbox, as: item.name)
+            return "replaced during the move"
+        }
+        return nil
+    }
+
+    /// Copies a claimed entry into the working folder on another file system: write and flush
+    /// `.inboxd-TOKEN.partial`, link it under the first free name. On any failure (ENOSPC,
+    /// EDQUOT, EIO…) the partial copy is removed and the file gets its name back in the Inbox.
+    func copy(_ item: Ready, token: String, from inbox: Int32, to documents: Int32) -> Copied {
+        let claim = Self.claimName(token), partial = Self.partialName(token)
+        var created = false
         func undo(_ why: String) -> Copied {
-            _ = Self.withCString(partial) { unlinkat(documents, $0, 0) }
+            if created { _ = Self.withCString(partial) { unlinkat(documents, $0, 0) } }
             Self.giveBack(claim, from: inbox, to: inbox, as: item.name)
             return .failed(why)
         }
-        guard Self.holds(claim, in: inbox, item.info) else { return undo("replaced during the move") }
         let output = Self.withCString(partial) { openat(documents, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard output >= 0 else { return undo("cannot create the copy: \(String(cString: strerror(errno)))") }
+        created = true
         var failure: String?
         let size = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)

@@ -78,10 +78,12 @@ public final class Manifest {
         try execute("PRAGMA synchronous=FULL")
         try execute("""
             CREATE TABLE IF NOT EXISTS moves (
-                id INTEGER PRIMARY KEY, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
+                id INTEGER PRIMARY KEY AUTOINCREMENT, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
                 reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
                 arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB)
             """)
+        // AUTOINCREMENT: a dropped intent's id is never given out again, since temporary names
+        // (`.inboxd-ID.partial`, `.inboxd-ID.claimed`) are made from it.
         // Every pass looks up the unfinished rows: without an index that is a scan of the whole
         // history (100,000 rows and more in a long-lived app).
         try execute("CREATE INDEX IF NOT EXISTS moves_unfinished ON moves(status) WHERE status IN ('moving', 'copied')")

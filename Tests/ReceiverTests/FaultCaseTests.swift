@@ -151,6 +151,27 @@ import UniformTypes
         #expect(rows.count == 3 && rows.allSatisfy { $0.status == "stored" })
     }
 
+    /// A copy journaled as complete whose process died after removing the Inbox copy: the
+    /// original's inode number is free again, and a new delivery under the same name may get it.
+    /// Recovery must not take that new file for the original (it looks only at the claim name).
+    @Test func case09ARecoveredCopyLeavesANewDeliveryWithTheOldInodeAlone() throws {
+        let d = try Device()
+        try Data("the copy".utf8).write(to: URL(fileURLWithPath: d.documents + "/a.txt"))
+        try d.deliver("a.txt", Data("a new delivery".utf8))
+        var info = stat()
+        stat(d.inbox + "/a.txt", &info)
+        let manifest = try d.manifest()
+        // The row a dead receiver left: its original had (by reuse) the new file's inode.
+        let id = try manifest.beginMove(name: Array("a.txt".utf8), planned: "a.txt", size: 8, sha256: "", inode: UInt64(info.st_ino),
+                                        device: UInt64(info.st_dev), time: 0)
+        try manifest.markCopied(id, storedAs: "a.txt")
+        try manifest.execute("UPDATE moves SET owner_pid = 0")
+        let results = try InboxMover(container: d.container, manifest: manifest).moveAll()
+        #expect(results.map(\.outcome) == [.moved("a-1.txt")])
+        #expect(try Device.files(in: d.documents) == ["a.txt": Data("the copy".utf8), "a-1.txt": Data("a new delivery".utf8)])
+        #expect(try manifest.entries().map(\.status) == ["stored", "stored"])
+    }
+
     // MARK: Watching
 
     /// 12: files arriving while the job sets its watch and makes its first pass are all moved,

@@ -29,12 +29,14 @@ staging = os.path.join(root, "staging")
 os.makedirs(staging)
 names = ["report.pdf", "photo.jpg", "notes.txt", "a", ".hidden", "x" * 250 + ".bin", "résumé.doc"]
 delivered = {}   # content sha -> bytes
+names_of = {}    # content sha -> the Inbox name it was delivered under
 serial = 0
 interrupted = 0
 started = time.time()
 for k in range(kills):
-    job = subprocess.Popen([inboxd, "run"] + options + ["--rescan", "0.05"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(os.environ["CRASH_DRIVER_LOG"], "ab") if os.environ.get("CRASH_DRIVER_LOG") else subprocess.DEVNULL
+    job = subprocess.Popen([inboxd, "run"] + options + ["--rescan", "0.05", "--log-level", "info"],
+                           stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(per_round):
         serial += 1
         body = ("file %d %d " % (serial, rng.randrange(1 << 30))).encode() * rng.randrange(1, 200)
@@ -62,6 +64,7 @@ for k in range(kills):
                 i += 1
         os.unlink(temp)
         delivered[hashlib.sha256(body).hexdigest()] = body
+        names_of[hashlib.sha256(body).hexdigest()] = candidate
     time.sleep(rng.random() * 0.04)
     job.send_signal(signal.SIGKILL)
     job.wait()
@@ -72,6 +75,7 @@ for k in range(kills):
             if check.execute("SELECT COUNT(*) FROM moves WHERE status IN ('moving', 'copied')").fetchone()[0]:
                 interrupted += 1
 subprocess.run([inboxd, "once"] + options, check=True, stdout=subprocess.DEVNULL)
+print("root=%s working_folder=%s" % (root, documents), file=sys.stderr)
 
 problems = []
 leftovers = [n for n in os.listdir(documents) + os.listdir(inbox) if n.startswith(".inboxd-")]
@@ -88,7 +92,7 @@ if os.listdir(inbox):
     problems.append("Inbox not empty: %r" % os.listdir(inbox)[:5])
 for digest in delivered:
     if len(found.get(digest, [])) != 1:
-        problems.append("file %s found %d times" % (digest[:12], len(found.get(digest, []))))
+        problems.append("file %s (delivered as %s) found %d times" % (digest[:12], names_of[digest], len(found.get(digest, []))))
 extra = set(found) - set(delivered)
 if extra:
     problems.append("%d files in Documents that were not delivered" % len(extra))
