@@ -286,6 +286,14 @@ import UniformTypes
         #expect(run.status == 0, "\(run.out)")
         #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
     }
+
+    /// The same with the working folder on another file system (/dev/shm): every move a copy.
+    @Test func randomKillsDuringCopiesLoseAndDuplicateNothing() throws {
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/ReceiverTests/Fixtures/crash_driver.py").path
+        let run = try TestSupport.run("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "6", "/dev/shm"])
+        #expect(run.status == 0, "\(run.out)")
+        #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
+    }
 }
 
 /// Case 5 and 6 with real processes: four `inboxd run` jobs on one Inbox, files arriving under

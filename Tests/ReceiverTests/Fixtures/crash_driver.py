@@ -111,4 +111,9 @@ print("kills=%d mid_move=%d files=%d stored_rows=%d seconds=%.1f problems=%d"
       % (kills, interrupted, len(delivered), len(stored), time.time() - started, len(problems)))
 for p in problems[:20]:
     print("  " + p)
+if not problems:
+    import shutil
+    shutil.rmtree(root, ignore_errors=True)
+    if len(options) > 4:
+        shutil.rmtree(documents, ignore_errors=True)
 sys.exit(1 if problems else 0)
