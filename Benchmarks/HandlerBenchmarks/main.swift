@@ -21,7 +21,10 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
 
 // The synthetic XDG environment, built once.
 let xdg = work + "/xdg-\(appCount)"
-if !FileManager.default.fileExists(atPath: xdg + "/env.sh") {
+// Without update-desktop-database's mimeinfo.cache GIO finds no app for any type (and looks fast):
+// the environment is rebuilt until the cache is there.
+if !FileManager.default.fileExists(atPath: xdg + "/data/applications/mimeinfo.cache") {
+    try? FileManager.default.removeItem(atPath: xdg)
     Bench.shell("python3 '\(peers)/make_apps.py' '\(xdg)' \(appCount) > /dev/null")
     Bench.shell("update-desktop-database '\(xdg)/data/applications' 2>/dev/null")
 }
@@ -67,6 +70,14 @@ let mimes = ["text/plain", "text/x-csrc", "text/markdown", "image/png", "applica
         let parts = line.split(separator: " ")
         if parts.count >= 3, let v = Double(parts[2]) { rates[String(parts[1])] = v }
     }
+    // A peer that found nothing did not do the work: no ratio for that type.
+    for line in out.split(separator: "\n") where line.hasPrefix("apps_for ") {
+        let parts = line.split(separator: " ")
+        if parts.count >= 4, parts.first(where: { $0.hasPrefix("all=") }) == "all=0" {
+            print("  (GIO found no app for \(parts[1]): left out)")
+            rates[String(parts[1])] = nil
+        }
+    }
     return rates
 }
 
@@ -105,7 +116,8 @@ print(String(format: "openin --list file.person (Samples device) %.2f ms; gio mi
 // The same comparison with equal app populations: make_apps.py's 307 apps (the ANCHORS setting) as
 // .desktop files for `gio mime` and as registered Info.plists for `openin`.
 let xdg300 = work + "/xdg-300"
-if !FileManager.default.fileExists(atPath: xdg300 + "/env.sh") {
+if !FileManager.default.fileExists(atPath: xdg300 + "/data/applications/mimeinfo.cache") {
+    try? FileManager.default.removeItem(atPath: xdg300)
     Bench.shell("python3 '\(peers)/make_apps.py' '\(xdg300)' 300 > /dev/null")
     Bench.shell("update-desktop-database '\(xdg300)/data/applications' 2>/dev/null")
 }
