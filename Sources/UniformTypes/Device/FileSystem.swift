@@ -24,22 +24,6 @@ package enum FileSystem {
         return info.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The names in a directory, without `.` and `..`; empty when it cannot be read.
-    /// The corresponding C functions are `opendir` and `readdir`.
-    /// The names in a directory with their inode numbers, as `readdir` reports them (no `stat`).
-    package static func entriesWithInodes(of directory: String) -> [(name: String, inode: UInt64)] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var result: [(String, UInt64)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { result.append((name, UInt64(entry.pointee.d_ino))) }
-        }
-        return result
-    }
-
     package static func entries(of directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
