@@ -52,7 +52,7 @@ public struct AppBundle: Sendable, Hashable {
     }
 
     mutating func addPlugIn(named entry: String, _ plist: PropertyList) {
-        if let share = ShareExtension(plist: plist, fallbackIdentifier: bundleIdentifier + "." + entry.dropLast(6)) {
+        if let share = ShareExtension(plist: plist, fallbackIdentifier: bundleIdentifier + "." + String(entry.dropLast(6))) {
             shareExtensions.append(share)
         }
     }
@@ -91,7 +91,7 @@ public struct AppBundle: Sendable, Hashable {
 
     static func decode(_ indices: [Int], in registry: TypeRegistry) -> [AppBundle] {
         indices.compactMap { index in
-            guard let bytes = registry.appRecord(index), let record = try? PropertyListReader.read(bytes).value else { return nil }
+            guard let bytes = registry.appRecord(index), let record = try? PropertyListReader.value(ofBinary: bytes) else { return nil }
             return AppBundle(record: record)
         }
     }

@@ -163,7 +163,7 @@ public struct HandlerRanking: Sendable {
             }
         }
         for (t, d) in distance {
-            guard let entries = numbered.claimsByNumber[t] else { continue }
+            guard let entries = numbered.claimsByNumber[Int(t)] else { continue }
             let wildcard = numbered.wildcards.contains(t)
             for entry in entries {
                 found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: d, wildcard: wildcard)
@@ -254,7 +254,9 @@ public struct HandlerIndex: Sendable {
     /// The claims by registry number, when the index was built against a registry.
     public struct Numbered: Sendable {
         let registry: TypeRegistry
-        let claimsByNumber: [TypeRegistry.TypeID: [(app: Int, claim: Int, spelling: String)]]
+        /// Keyed by `Int`, not the registry's `Int32` numbers: one key type less for the runtime
+        /// to look up a `Hashable` conformance for when a short-lived `openin` starts.
+        let claimsByNumber: [Int: [(app: Int, claim: Int, spelling: String)]]
         let wildcards: Set<TypeRegistry.TypeID>
     }
     /// Set by ``init(apps:registry:)``.
@@ -263,10 +265,10 @@ public struct HandlerIndex: Sendable {
     /// Indexes `apps` and, for the claims of types `registry` knows, by their numbers there.
     public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])], registry: TypeRegistry) {
         self.init(apps: apps)
-        var byNumber: [TypeRegistry.TypeID: [(app: Int, claim: Int, spelling: String)]] = [:]
+        var byNumber: [Int: [(app: Int, claim: Int, spelling: String)]] = [:]
         for (type, entries) in claimsByType {
             guard let n = registry.number(of: type) else { continue }
-            byNumber[n, default: []] += entries
+            byNumber[Int(n), default: []] += entries
         }
         let wildcards = Set(HandlerRanking.wildcardTypes.compactMap { registry.number(of: $0) })
         numbered = Numbered(registry: registry, claimsByNumber: byNumber, wildcards: wildcards)

@@ -25,17 +25,27 @@ struct BinaryPropertyListParser {
         throws(PropertyListError) -> PropertyListDocument
     {
         var parser = BinaryPropertyListParser(bytes: bytes, options: options)
-        let top = try parser.readTrailer()
-        let value = try parser.object(top, depth: 0)
-        let limit = max(options.maximumExpandedNodes, 32 * parser.objectCount)
-        if parser.expandedCount[top] > limit {
-            throw PropertyListError(
-                "shared references expand to more than \(limit) nodes from \(parser.objectCount) objects",
-                at: .byteOffset(parser.offset(of: top)), format: .binary)
-        }
-        var document = PropertyListDocument(value: value, format: .binary)
+        var document = PropertyListDocument(value: try parser.topValue(), format: .binary)
         document.duplicateKeys = parser.duplicates
         return document
+    }
+
+    /// The value alone, without a ``PropertyListDocument`` (see ``PropertyListReader/value(ofBinary:)``).
+    static func parseValue(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions) throws(PropertyListError) -> PropertyList {
+        var parser = BinaryPropertyListParser(bytes: bytes, options: options)
+        return try parser.topValue()
+    }
+
+    private mutating func topValue() throws(PropertyListError) -> PropertyList {
+        let top = try readTrailer()
+        let value = try object(top, depth: 0)
+        let limit = max(options.maximumExpandedNodes, 32 * objectCount)
+        if expandedCount[top] > limit {
+            throw PropertyListError(
+                "shared references expand to more than \(limit) nodes from \(objectCount) objects",
+                at: .byteOffset(offset(of: top)), format: .binary)
+        }
+        return value
     }
 
     private init(bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions) {

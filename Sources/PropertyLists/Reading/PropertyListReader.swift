@@ -80,6 +80,24 @@ public enum PropertyListReader {
         }
     }
 
+    /// The value of a binary property list, without the document around it (no duplicate-key
+    /// report, no locations): for short-lived processes that read many small trusted records,
+    /// where building a document's location table cost more than the record (the Swift runtime
+    /// instantiates its dictionary type on first use).
+    /// - Throws: ``PropertyListError`` when the bytes are not a valid binary property list.
+    public static func value(ofBinary bytes: [UInt8], options: PropertyListReadOptions = .init()) throws(PropertyListError) -> PropertyList {
+        do {
+            return try bytes.withUnsafeBytes { buffer throws(PropertyListError) in
+                guard detectFormat(buffer) == .binary else { throw PropertyListError("not a binary property list") }
+                return try BinaryPropertyListParser.parseValue(buffer, options: options)
+            }
+        } catch let error as PropertyListError {
+            throw error
+        } catch {
+            throw PropertyListError("\(error)")
+        }
+    }
+
     /// Parses a property list from an array of bytes.
     public static func read(_ bytes: [UInt8], options: PropertyListReadOptions = .init())
         throws(PropertyListError) -> PropertyListDocument

@@ -236,6 +236,18 @@ public final class TypeRegistry: Sendable {
         return false
     }
 
+    /// The tags of one class a declared type has, in order, read straight from its record
+    /// (``declaration(of:)`` builds the whole declaration: too much for one preferred tag).
+    public func tags(of id: TypeID, class tagClass: TagClass) -> [String] {
+        guard isDeclared(id), let wanted = TagClass.allCases.firstIndex(of: tagClass) else { return [] }
+        var result: [String] = []
+        for i in 0..<count(record(id, 18)) {
+            let t = record(id, 17) + 3 * i
+            if pool(t) == wanted { result.append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "") }
+        }
+        return result
+    }
+
     /// The declaration that won for a type, as stored (without its source key path).
     public func declaration(of id: TypeID) -> TypeDeclaration? {
         guard isDeclared(id) else { return nil }

@@ -163,10 +163,16 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible {
         return result
     }
 
+    /// The tags of one class, first preferred.
+    public func tags(of tagClass: TagClass) -> [String] {
+        if let number, registry.isDeclared(number) { return registry.tags(of: number, class: tagClass) }
+        return (dynamic?.tags ?? []).filter { $0.0 == tagClass.rawValue }.map(\.1)
+    }
+
     /// The first filename extension.
-    public var preferredFilenameExtension: String? { tags[.filenameExtension]?.first }
+    public var preferredFilenameExtension: String? { tags(of: .filenameExtension).first }
     /// The first MIME type.
-    public var preferredMIMEType: String? { tags[.mimeType]?.first }
+    public var preferredMIMEType: String? { tags(of: .mimeType).first }
 
     /// The description, inherited depth-first through the parents in declared order when the type
     /// declares none. Dynamic types have none.
