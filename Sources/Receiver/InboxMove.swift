@@ -48,9 +48,24 @@ public struct InboxMover {
     /// `SourceApplication`); empty: any sender, and files without a request.
     public var allowedSenders: [String] = []
 
-    /// The app's own rule for a regular file that passed the checks: `nil` to accept it, else why
-    /// not (the receiver's type and sender policy).
-    public var accepts: (@Sendable ([UInt8], Int32) -> String?)?
+    /// What the app's policy says of a regular file that passed the checks.
+    public struct Judgement: Sendable, Equatable {
+        /// The document's type identifier, recorded in the manifest.
+        public var type: String?
+        /// Why it is refused; `nil` to accept it.
+        public var refusal: String?
+
+        /// A judgement.
+        public init(type: String?, refusal: String? = nil) {
+            self.type = type
+            self.refusal = refusal
+        }
+    }
+
+    /// The app's own rule for a regular file that passed the checks, given its name and the
+    /// descriptor it was opened and judged as (the receiver's type policy); none: accept, type
+    /// unknown.
+    public var policy: (@Sendable ([UInt8], Int32) -> Judgement)?
 
     /// The app's container.
     public var container: AppContainer
@@ -239,10 +254,10 @@ public struct InboxMover {
                 if batch.count >= batchSize { results += commit(batch, from: inbox, to: documents); batch = [] }
             case .done(let outcome):
                 results.append((name, outcome))
-            case .refuse(let reason, let judged):
+            case .refuse(let reason, let judged, let type):
                 // A second link may be a sender's own name about to be removed: give it time.
                 if manifest != nil, !(reason.hasSuffix(Self.linkedElsewhere) && changedRecently(name, in: inbox)) {
-                    results.append((name, quarantine(name, judged: judged, from: inbox, reason: reason)))
+                    results.append((name, quarantine(name, judged: judged, type: type, from: inbox, reason: reason)))
                 } else {
                     results.append((name, .refused(reason)))
                 }
@@ -266,13 +281,14 @@ public struct InboxMover {
         var info: stat
         var sha256: String
         var request: OpenRequests.Request?
+        var type: String?
     }
 
     enum Prepared {
         case ready(Ready)
         case done(Outcome)
-        /// Refused: why, and the entry as it was judged (what quarantine may move).
-        case refuse(String, judged: stat)
+        /// Refused: why, the entry as it was judged (what quarantine may move), its type if known.
+        case refuse(String, judged: stat, type: String?)
     }
 
     /// Checks one entry and flushes it: the steps of a move before the rename.
@@ -291,7 +307,8 @@ public struct InboxMover {
             }
         }
         func fail(_ outcome: Outcome) -> Prepared { close(fd); return .done(outcome) }
-        func refuse(_ reason: String) -> Prepared { close(fd); return .refuse(reason, judged: info) }
+        var type: String?
+        func refuse(_ reason: String) -> Prepared { close(fd); return .refuse(reason, judged: info, type: type) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return fail(.deferred("cannot stat: \(String(cString: strerror(errno)))")) }
         switch info.st_mode & S_IFMT {
@@ -303,7 +320,9 @@ public struct InboxMover {
         }
         guard info.st_nlink == 1 else { return refuse("\(info.st_nlink) hard links" + Self.linkedElsewhere) }
         guard Int64(info.st_size) <= sizeLimit else { return refuse("\(info.st_size) bytes, over the limit of \(sizeLimit)") }
-        if let accepts, let reason = accepts(name, fd) { return refuse(reason) }
+        let judgement = policy?(name, fd)
+        type = judgement?.type
+        if let reason = judgement?.refusal { return refuse(reason) }
         let request = requests[Self.displayName(name)]
         if !allowedSenders.isEmpty {
             guard let sender = request?.sender else { return refuse("no open request names its sender") }
@@ -320,7 +339,7 @@ public struct InboxMover {
             digest = sum
         }
         guard flush.file(fd) == 0 else { return fail(.deferred("fsync failed: \(String(cString: strerror(errno)))")) }
-        return .ready(Ready(name: name, fd: fd, info: info, sha256: digest, request: request))
+        return .ready(Ready(name: name, fd: fd, info: info, sha256: digest, request: request, type: type))
     }
 
     /// An entry that could not be opened (a link, a FIFO or socket): refused as `reason` when
@@ -330,7 +349,7 @@ public struct InboxMover {
         guard Self.withCString(name, { fstatat(inbox, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return .done(.deferred("gone before it could be opened")) }
         let found = info.st_mode & S_IFMT
         guard found == kind || (kind == S_IFIFO && found == S_IFSOCK) else { return .done(.deferred("changed while it was checked")) }
-        return .refuse(reason, judged: info)
+        return .refuse(reason, judged: info, type: nil)
     }
 
     /// Journals, renames (or copies) and flushes a batch of prepared entries.
@@ -347,7 +366,7 @@ public struct InboxMover {
                         result.append(try manifest.beginMove(name: item.name, planned: Self.displayName(item.name),
                                                              size: Int64(item.info.st_size), sha256: item.sha256,
                                                              inode: UInt64(item.info.st_ino), device: UInt64(item.info.st_dev), time: arrived,
-                                                             sender: item.request?.sender, annotation: item.request?.annotation))
+                                                             sender: item.request?.sender, annotation: item.request?.annotation, type: item.type))
                     }
                     return result
                 }
@@ -557,7 +576,7 @@ public struct InboxMover {
 
     /// Moves a refused entry (whatever it is: a link is moved, not followed) into
     /// `Library/Quarantine/`, never replacing anything, and records why.
-    func quarantine(_ name: [UInt8], judged info: stat, from inbox: Int32, reason: String) -> Outcome {
+    func quarantine(_ name: [UInt8], judged info: stat, type: String?, from inbox: Int32, reason: String) -> Outcome {
         let folder = container.library + "/Quarantine"
         do { try FileSystem.makeDirectories(folder) } catch { return .refused(reason) }
         let target = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -575,7 +594,7 @@ public struct InboxMover {
                 }
                 _ = flush.folder(target)
                 _ = flush.folder(inbox)
-                try? manifest?.recordQuarantine(name: name, storedAs: Self.displayName(candidate), reason: reason,
+                try? manifest?.recordQuarantine(name: name, storedAs: Self.displayName(candidate), type: type, reason: reason,
                                                 size: Int64(info.st_size), inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
                                                 time: Delivery.now())
                 return .quarantined(reason, storedAs: Self.displayName(candidate))

@@ -36,6 +36,8 @@ public final class Manifest {
         /// When the file arrived in the Inbox (its inode's change time), and when its move was
         /// complete and durable (seconds since 1970, UTC).
         public var arrived: Double?, moved: Double?
+        /// The document's type identifier, as the app's policy judged it.
+        public var type: String?
     }
 
     let db: OpaquePointer
@@ -80,7 +82,7 @@ public final class Manifest {
             CREATE TABLE IF NOT EXISTS moves (
                 id INTEGER PRIMARY KEY AUTOINCREMENT, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
                 reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
-                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB)
+                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB, type TEXT)
             """)
         // AUTOINCREMENT: a dropped intent's id is never given out again, since temporary names
         // (`.inboxd-ID.partial`, `.inboxd-ID.claimed`) are made from it.
@@ -100,8 +102,8 @@ public final class Manifest {
 
     /// Records the intent to move a file; committed (and durable) when this returns.
     func beginMove(name: [UInt8], planned: String, size: Int64, sha256: String, inode: UInt64, device: UInt64, time: Double,
-                   sender: String? = nil, annotation: PropertyList? = nil) throws(HandlerError) -> Int64 {
-        let statement = try statement("INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start, sender, annotation) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                   sender: String? = nil, annotation: PropertyList? = nil, type: String? = nil) throws(HandlerError) -> Int64 {
+        let statement = try statement("INSERT INTO moves (original_name, stored_name, status, size, sha256, inode, device, arrived, owner_pid, owner_start, sender, annotation, type) VALUES (?, ?, 'moving', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         _ = name.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), Self.transient) }
         sqlite3_bind_text(statement, 2, planned, -1, Self.transient)
         sqlite3_bind_int64(statement, 3, size)
@@ -116,6 +118,7 @@ public final class Manifest {
             let bytes = BinaryPropertyListWriter().write(annotation)
             _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, 11, $0.baseAddress, Int32($0.count), Self.transient) }
         }
+        if let type { sqlite3_bind_text(statement, 12, type, -1, Self.transient) }
         defer { sqlite3_reset(statement) }   // a finished statement holds nothing into the next commit
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         return sqlite3_last_insert_rowid(db)
@@ -146,9 +149,9 @@ public final class Manifest {
     }
 
     /// Records a file moved to the quarantine folder, with the reason.
-    func recordQuarantine(name: [UInt8], storedAs: String, reason: String, size: Int64, inode: UInt64, device: UInt64,
+    func recordQuarantine(name: [UInt8], storedAs: String, type: String? = nil, reason: String, size: Int64, inode: UInt64, device: UInt64,
                           time: Double) throws(HandlerError) {
-        let sql = "INSERT INTO moves (original_name, stored_name, status, reason, size, sha256, inode, device, arrived, moved) VALUES (?, ?, 'quarantined', ?, ?, '', ?, ?, ?, ?)"
+        let sql = "INSERT INTO moves (original_name, stored_name, status, reason, size, sha256, inode, device, arrived, moved, type) VALUES (?, ?, 'quarantined', ?, ?, '', ?, ?, ?, ?, ?)"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
         defer { sqlite3_finalize(statement) }
@@ -160,6 +163,7 @@ public final class Manifest {
         sqlite3_bind_int64(statement, 6, Int64(bitPattern: device))
         sqlite3_bind_double(statement, 7, time)
         sqlite3_bind_double(statement, 8, time)
+        if let type { sqlite3_bind_text(statement, 9, type, -1, Self.transient) }
         guard sqlite3_step(statement) == SQLITE_DONE else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
     }
 
@@ -178,7 +182,7 @@ public final class Manifest {
 
     /// Every row, oldest first; `status` filters.
     public func entries(status: String? = nil) throws(HandlerError) -> [Entry] {
-        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason, owner_pid, owner_start, sender, annotation, arrived, moved FROM moves"
+        let sql = "SELECT id, original_name, stored_name, status, size, sha256, inode, device, reason, owner_pid, owner_start, sender, annotation, arrived, moved, type FROM moves"
             + (status == nil ? "" : " WHERE status = ?") + " ORDER BY id"
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
@@ -204,7 +208,8 @@ public final class Manifest {
                                   try? PropertyListReader.read(Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 12))))).value
                               },
                               arrived: sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 13),
-                              moved: sqlite3_column_type(statement, 14) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 14)))
+                              moved: sqlite3_column_type(statement, 14) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 14),
+                              type: sqlite3_column_text(statement, 15).map { String(cString: $0) }))
         }
         return rows
     }

@@ -129,20 +129,22 @@ func report(_ container: AppContainer, _ results: [(name: [UInt8], outcome: Inbo
     }
 }
 
-/// The type policy: a file is accepted when its type (the name first, the content when needed)
-/// is one the app opens through its CFBundleDocumentTypes, as the chooser decides eligibility.
-/// An app that is not registered on the device root has no policy: everything is accepted.
-func typePolicy(for identifier: String, container: AppContainer) -> (@Sendable ([UInt8], Int32) -> String?)? {
-    guard let registry = try? RegistryStore.open(root: root, catalog: TypeCatalog.directory(for: root)),
-          let app = AppBundle.all(in: registry)?.first(where: { $0.bundleIdentifier == identifier }) else { return nil }
-    let index = HandlerIndex(bundles: [app], registry: registry)
+/// The type policy: each file's type (the name first, the content when needed) goes into the
+/// manifest, and a file is accepted when that type is one the app opens through its
+/// CFBundleDocumentTypes, as the chooser decides eligibility. An app that is not registered on the
+/// device root has no policy: everything is accepted (and still typed).
+func typePolicy(for identifier: String, container: AppContainer) -> (@Sendable ([UInt8], Int32) -> InboxMover.Judgement)? {
+    guard let registry = try? RegistryStore.open(root: root, catalog: TypeCatalog.directory(for: root)) else { return nil }
+    let app = AppBundle.all(in: registry)?.first(where: { $0.bundleIdentifier == identifier })
+    let index = app.map { HandlerIndex(bundles: [$0], registry: registry) }
     return { name, fd in
         // Judged on the descriptor the mover opened; a name that is not UTF-8 keeps its
         // extension when the bytes after the last dot are.
         let shown = String(decoding: name, as: UTF8.self)
         let type = FileTypeDetector(registry: registry).type(ofFileNamed: shown, openAs: fd).type
+        guard let app, let index else { return .init(type: type.identifier) }
         let eligible = !HandlerRanking(registry: registry).rank(type: type, fileName: shown, index: index).isEmpty
-        return eligible ? nil : "its type \(type.identifier) is not one \(app.name) opens"
+        return .init(type: type.identifier, refusal: eligible ? nil : "its type \(type.identifier) is not one \(app.name) opens")
     }
 }
 
@@ -153,7 +155,7 @@ func typePolicy(for identifier: String, container: AppContainer) -> (@Sendable (
         do { try FileSystem.makeDirectories(workingFolder) } catch { throw .refused("cannot create the working folder \(workingFolder): \(error)") }
         mover.destination = workingFolder
     }
-    mover.accepts = typePolicy(for: identifier, container: container)
+    mover.policy = typePolicy(for: identifier, container: container)
     mover.allowedSenders = allowedSenders
     return mover
 }
@@ -204,6 +206,7 @@ for identifier in identifiers.sorted() {
                     "size": .integer(entry.size), "sha256": .string(entry.sha256),
                 ]
                 if let stored = entry.storedName { row["storedName"] = .string(stored) }
+                if let type = entry.type { row["type"] = .string(type) }
                 if let arrived = entry.arrived { row["arrived"] = .real(arrived) }
                 if let moved = entry.moved { row["moved"] = .real(moved) }
                 if let reason = entry.reason { row["reason"] = .string(reason) }
@@ -216,7 +219,7 @@ for identifier in identifiers.sorted() {
         }
         if verb == "history" {
             for entry in try manifest.entries() {
-                Output.line("\(identifier)\t\(entry.status)\t\(InboxMover.displayName(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.size)\t\(entry.sha256)")
+                Output.line("\(identifier)\t\(entry.status)\t\(InboxMover.displayName(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.type ?? "-")\t\(entry.size)\t\(entry.sha256)")
             }
             continue
         }

@@ -158,7 +158,7 @@ import UniformTypes
         #expect(policy.out.contains("notes.txt -> Documents/notes.txt"))
         #expect(policy.out.contains("photo.png quarantined as Library/Quarantine/photo.png: its type public.png is not one Notes opens"))
         let history = try TestSupport.run(TestSupport.inboxd, ["history", "--root", root.path, "--app", "com.example.notes"]).out
-        #expect(history.contains("quarantined\tphoto.png") && history.contains("stored\tnotes.txt"))
+        #expect(history.contains("quarantined\tphoto.png\tphoto.png\tpublic.png\t") && history.contains("stored\tnotes.txt\tnotes.txt\tpublic.plain-text\t"), "\(history)")
         let json = try TestSupport.run(TestSupport.inboxd, ["history", "--json", "--root", root.path, "--app", "com.example.notes"]).stdout
         let rows = try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
         #expect(rows.count == 2)
@@ -166,6 +166,7 @@ import UniformTypes
         #expect(quarantined["originalName"] as? String == "photo.png" && (quarantined["reason"] as? String)?.contains("public.png") == true)
         let stored = try #require(rows.first { $0["status"] as? String == "stored" })
         #expect((stored["sha256"] as? String)?.count == 64 && stored["storedName"] as? String == "notes.txt")
+        #expect(stored["type"] as? String == "public.plain-text" && quarantined["type"] as? String == "public.png")
         let arrived = try #require(stored["arrived"] as? Double), moved = try #require(stored["moved"] as? Double)
         #expect(arrived <= moved && moved - arrived < 60)
         // Judged on the opened file: a PNG without an extension by its content; a text file
