@@ -243,7 +243,8 @@ public struct InboxMover {
         guard documents >= 0 else { throw .system("cannot open \(destination)", errno) }
         defer { close(documents) }
         // Files other receivers have claimed for a copy in progress are theirs.
-        let claimed = Set(((try? manifest?.entries(status: "moving")) ?? []).map { Self.claimName(String($0.id)) })
+        let unfinished = ((try? manifest?.entries(status: "moving")) ?? []) + ((try? manifest?.entries(status: "copied")) ?? [])
+        let claimed = Set(unfinished.map { Self.claimName(String($0.id)) })
         let requests = manifest == nil ? [:] : OpenRequests.all(in: container)
         var results: [([UInt8], Outcome)] = []
         var batch: [Ready] = []

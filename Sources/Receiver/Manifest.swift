@@ -78,17 +78,50 @@ public final class Manifest {
             }
         }
         try execute("PRAGMA synchronous=FULL")
-        try execute("""
-            CREATE TABLE IF NOT EXISTS moves (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
-                reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
-                arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB, type TEXT)
-            """)
-        // AUTOINCREMENT: a dropped intent's id is never given out again, since temporary names
-        // (`.inboxd-ID.partial`, `.inboxd-ID.claimed`) are made from it.
+        try migrate()
         // Every pass looks up the unfinished rows: without an index that is a scan of the whole
         // history (100,000 rows and more in a long-lived app).
         try execute("CREATE INDEX IF NOT EXISTS moves_unfinished ON moves(status) WHERE status IN ('moving', 'copied')")
+    }
+
+    /// The table's layout, version `schemaVersion` (`PRAGMA user_version`). AUTOINCREMENT: a
+    /// dropped intent's id is never given out again, since temporary names (`.inboxd-ID.partial`,
+    /// `.inboxd-ID.claimed`) are made from it.
+    static let schema = """
+        CREATE TABLE moves (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL,
+            reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
+            arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB, type TEXT)
+        """
+    static let schemaVersion = 2
+
+    /// Creates the table, or brings a manifest written by an earlier `inboxd` (version 0: no
+    /// `type` column, ids that could be reused) to the current layout with its rows kept. In one
+    /// immediate transaction, so that receivers opening the manifest together migrate it once.
+    func migrate() throws(HandlerError) {
+        try transaction { () throws(HandlerError) in
+            guard try integer("PRAGMA user_version") < Self.schemaVersion else { return }
+            if try integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'moves'") == 0 {
+                try execute(Self.schema)
+            } else {
+                var kept = "original_name, stored_name, status, reason, size, sha256, inode, device, arrived, moved, owner_pid, owner_start, sender, annotation"
+                if try integer("SELECT COUNT(*) FROM pragma_table_info('moves') WHERE name = 'type'") > 0 { kept += ", type" }
+                try execute("ALTER TABLE moves RENAME TO moves_before")
+                try execute(Self.schema)
+                try execute("INSERT INTO moves (id, \(kept)) SELECT id, \(kept) FROM moves_before ORDER BY id")
+                try execute("DROP TABLE moves_before")
+            }
+            try execute("PRAGMA user_version = \(Self.schemaVersion)")
+        }
+    }
+
+    /// The first column of the first row of `sql`.
+    func integer(_ sql: String) throws(HandlerError) -> Int {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw .refused("manifest: \(String(cString: sqlite3_errmsg(db)))") }
+        return Int(sqlite3_column_int64(statement, 0))
     }
 
     deinit {

@@ -172,6 +172,32 @@ import UniformTypes
         #expect(try manifest.entries().map(\.status) == ["stored", "stored"])
     }
 
+    /// A manifest written by an earlier inboxd (no `type` column, ids that could be reused) is
+    /// brought to the current layout with its rows kept, and moves go on.
+    @Test func anEarlierManifestIsMigrated() throws {
+        let d = try Device()
+        let path = d.container.library + "/Manifest.sqlite"
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("CREATE TABLE moves (id INTEGER PRIMARY KEY, original_name BLOB NOT NULL, stored_name TEXT, status TEXT NOT NULL, reason TEXT, size INTEGER NOT NULL, sha256 TEXT NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL, arrived REAL, moved REAL, owner_pid INTEGER, owner_start INTEGER, sender TEXT, annotation BLOB)")
+            db.execute("INSERT INTO moves (id, original_name, stored_name, status, size, sha256, inode, device) VALUES (7, X'6F6C642E747874', 'old.txt', 'stored', 3, 'abc', 1, 1)")
+            db.commit()
+            """
+        #expect(try TestSupport.run("/usr/bin/env", ["python3", "-c", script, path]).status == 0)
+        try d.deliver("new.txt", Data("new".utf8))
+        let run = try TestSupport.run(TestSupport.inboxd, ["once", "--root", d.root.path, "--app", "com.example.app"])
+        #expect(run.status == 0 && run.out.contains("new.txt -> Documents/new.txt"), "\(run.out)\(run.stderr)")
+        let rows = try d.manifest().entries()
+        #expect(rows.map(\.id) == [7, 8] && rows.map(\.storedName) == ["old.txt", "new.txt"])
+        #expect(rows.map(\.type) == [nil, "public.plain-text"])
+        // AUTOINCREMENT from now on: a dropped row's id is not given out again.
+        let manifest = try d.manifest()
+        let dropped = try manifest.beginMove(name: Array("x".utf8), planned: "x", size: 0, sha256: "", inode: 0, device: 0, time: 0)
+        try manifest.finish(dropped, storedAs: nil, time: 0)
+        #expect(try manifest.beginMove(name: Array("y".utf8), planned: "y", size: 0, sha256: "", inode: 0, device: 0, time: 0) == dropped + 1)
+    }
+
     // MARK: Watching
 
     /// 12: files arriving while the job sets its watch and makes its first pass are all moved,

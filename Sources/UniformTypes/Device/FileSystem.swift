@@ -25,16 +25,27 @@ package enum FileSystem {
     }
 
     package static func entries(of directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        forEachEntry(of: directory) { name, _ in
+            if !(name.count == 1 && name[0] == 0x2E) && !(name.count == 2 && name[0] == 0x2E && name[1] == 0x2E) {
+                names.append(String(decoding: name, as: UTF8.self))
             }
-            if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// Calls `body` with each entry's name bytes (without the NUL; `.` and `..` included) and
+    /// inode number, straight from the directory buffer. The corresponding C calls are
+    /// `opendir`/`readdir`; nothing happens for a folder that cannot be opened.
+    package static func forEachEntry(of directory: String, _ body: (UnsafeRawBufferPointer, UInt64) -> Void) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let inode = UInt64(entry.pointee.d_ino)
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                body(UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)]), inode)
+            }
+        }
     }
 
     /// Creates a directory and its parents (relative to the working directory when `path` is

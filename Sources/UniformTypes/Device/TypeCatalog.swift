@@ -78,21 +78,16 @@ public enum RegistryStore {
             // Each `.plist` entry's name and inode hashed (FNV-1a) and combined in an order-free
             // way (count, sum, xor), straight from the directory buffer: no strings, no sort.
             var count: UInt64 = 0, sum: UInt64 = 0, mixed: UInt64 = 0
-            if let dir = opendir(catalog) {
-                while let entry = readdir(dir) {
-                    withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                        let length = raw.firstIndex(of: 0) ?? raw.count
-                        guard length > 6, raw[length - 6] == 0x2E, raw[length - 5] == 0x70, raw[length - 4] == 0x6C,
-                              raw[length - 3] == 0x69, raw[length - 2] == 0x73, raw[length - 1] == 0x74 else { return }   // ".plist"
-                        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                        for byte in raw[..<length] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-                        for k in 0..<8 { hash = (hash ^ ((UInt64(entry.pointee.d_ino) >> (8 * UInt64(k))) & 0xFF)) &* 0x100_0000_01b3 }
-                        count &+= 1
-                        sum &+= hash
-                        mixed ^= hash &* 0x9E37_79B9_7F4A_7C15
-                    }
-                }
-                closedir(dir)
+            FileSystem.forEachEntry(of: catalog) { name, inode in
+                let length = name.count
+                guard length > 6, name[length - 6] == 0x2E, name[length - 5] == 0x70, name[length - 4] == 0x6C,
+                      name[length - 3] == 0x69, name[length - 2] == 0x73, name[length - 1] == 0x74 else { return }   // ".plist"
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                for k in 0..<8 { hash = (hash ^ ((inode >> (8 * UInt64(k))) & 0xFF)) &* 0x100_0000_01b3 }
+                count &+= 1
+                sum &+= hash
+                mixed ^= hash &* 0x9E37_79B9_7F4A_7C15
             }
             for value in [count, sum, mixed] { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
             out.append(0x0A)
