@@ -51,28 +51,36 @@ let package = Package(
         ),
         .target(
             name: "UniformTypes",
-            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
         ),
         .target(name: "CSystemShims"),
+        // Every system call the libraries make, typed (swift-system's style); faults can be forced
+        // per call in debug builds, which is what the tests run.
+        .target(
+            name: "SystemCalls",
+            dependencies: ["CSystemShims", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: [.define("ENABLE_FAULT_INJECTION", .when(configuration: .debug))]
+        ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "Handlers",
-            dependencies: ["UniformTypes", "PropertyLists", "CSystemShims",
+            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: prespecialize
         ),
         .target(
             name: "Receiver",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "CSystemShims", "CSQLite", "CCrypto",
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize
         ),
         .target(
             name: "ToolSupport",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "uti",
@@ -82,14 +90,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "openin",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
         .executableTarget(
             name: "inboxd",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport",
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize,
@@ -144,12 +152,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiverTests",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers"],
+            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HandlersTests",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers"],
+            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -117,14 +117,14 @@ if wanted("latency") {
         let fd = open(container.inbox + "/" + name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         _ = body.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        closed[name] = Delivery.now()
+        closed[name] = Date().timeIntervalSince1970
     }
     waitForEmpty(container.inbox)
     kill(job.processIdentifier, SIGTERM)
     job.waitUntilExit()
     let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
     let latencies = rows.compactMap { row -> Double? in
-        guard let moved = row.moved, let close = closed[InboxMover.displayName(row.originalName)] else { return nil }
+        guard let moved = row.moved, let close = closed[String(decoding: row.originalName, as: UTF8.self)] else { return nil }
         return (moved - close) * 1000
     }
     precondition(latencies.count == closed.count, "\(latencies.count) of \(closed.count) files moved")
@@ -156,7 +156,7 @@ if wanted("memory") {
     }
     kill(job.processIdentifier, SIGTERM)
     job.waitUntilExit()
-    let stored = try Manifest(path: container.library + "/Manifest.sqlite").entries().filter { $0.status == "stored" }.count
+    let stored = try Manifest(path: container.library + "/Manifest.sqlite").entries().filter { $0.status == .stored }.count
     precondition(stored == total, "\(stored) of \(total) stored")
     print("memory of inboxd run over \(total) files (resident KiB after each \(chunk)): " + samples.map { "\($0.0 / 1000)k:\($0.1)" }.joined(separator: " "))
     // From 10,000 files on: SQLite's page cache (2 MB by default) fills during the first ones.

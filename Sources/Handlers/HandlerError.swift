@@ -1,19 +1,39 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import PropertyLists
+import SystemCalls
 
-/// What went wrong while choosing or delivering, with the path or name it concerns.
-public enum HandlerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A system call failed: what we were doing and `errno`.
-    case system(String, Int32)
-    /// A document, app or activity that does not exist or cannot take the documents.
+/// What went wrong while choosing or delivering, as a value: the call and errno, the path, the
+/// app or type it concerns.
+public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A system call failed.
+    case system(SystemCallError)
+    /// A string that cannot name an app's container (empty, `.`, `..`, a `/`, a NUL).
+    case invalidBundleIdentifier(String)
+    /// No registered app has this bundle identifier.
+    case noSuchApp(String)
+    /// The app cannot take the documents, and why.
+    case cannotTake(app: String, reason: String)
+    /// Not a regular file (a folder, a device…): only files are delivered.
+    case notAFile(String, FileKind)
+    /// Every `name-N` is taken in the folder.
+    case noFreeName(name: String, folder: String)
+    /// An open request or defaults file that cannot be read or written: its path and why.
+    case unreadableFile(path: String, reason: String)
+    /// An activity that cannot run here, and why.
+    case activityFailed(activity: String, reason: String)
+    /// A refusal that has no better case yet.
     case refused(String)
 
+    /// One sentence.
     public var description: String {
         switch self {
-        case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        case .system(let error): error.description
+        case .invalidBundleIdentifier(let id): "\"\(id)\" cannot name an app's container"
+        case .noSuchApp(let id): "no registered app \(id)"
+        case .cannotTake(let app, let reason): "\(app) cannot take it: \(reason)"
+        case .notAFile(let path, let kind): "\(path) is \(kind.phrase), not a file"
+        case .noFreeName(let name, let folder): "no free name for \(name) in \(folder)"
+        case .unreadableFile(let path, let reason): "\(path): \(reason)"
+        case .activityFailed(let activity, let reason): "\(activity): \(reason)"
         case .refused(let why): why
         }
     }

@@ -1,120 +1,149 @@
-import CSystemShims
 import Handlers
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
 
-/// Watches Inboxes and moves what arrives, until SIGTERM or SIGINT (the move in progress is
-/// finished first).
+/// Watches a device root's Inboxes and moves what arrives, until SIGTERM or SIGINT (the move in
+/// progress is finished first). Apps whose container appears later (a first delivery, a new
+/// registration) are picked up as they appear, and the root itself may start empty.
 ///
 /// Watch first, then scan: each Inbox gets an inotify watch (close after writing, moved in,
 /// created, for `link()` and `O_TMPFILE` + `linkat()` arrivals that never close under their
-/// final name) before its first pass, so nothing arriving in between is missed. Any event for an
-/// Inbox triggers a pass over it (a pass is idempotent, so duplicate events cost nothing); the
-/// queue overflowing (`IN_Q_OVERFLOW`) triggers a pass over every Inbox; a watch that is lost
-/// (the folder deleted or replaced) is set again and followed by a pass; and every Inbox is passed
-/// over every `rescanInterval` seconds, which also retries files that were still being written.
+/// final name) before its first pass, so nothing arriving in between is missed; so does its
+/// `Library/OpenRequests/` (a request arriving is worth a pass), the root (for `Containers/`) and
+/// `Containers/` (for new apps). Any event for an Inbox triggers a pass over it (a pass is
+/// idempotent, so duplicate events cost nothing); the queue overflowing (`IN_Q_OVERFLOW`)
+/// triggers a pass over every Inbox; a watch that is lost (the folder deleted or replaced) is set
+/// again and followed by a pass; and every Inbox is passed over every `rescanInterval` seconds,
+/// which also retries files that were still being written.
 public struct InboxWatcher {
-    /// The movers, one per Inbox.
-    public var movers: [InboxMover]
-    /// Seconds between full passes.
-    public var rescanInterval: Double
+    /// What the watcher serves.
+    public var receiver: DeviceReceiver
     /// Called with each pass's outcomes.
-    public var report: (AppContainer, [(name: [UInt8], outcome: InboxMover.Outcome)]) -> Void
-    /// Where the watcher says what it does: each pass and why it ran (debug), lost watches and
-    /// queue overflows (notice).
-    public var logger: Logger
+    public var report: (String, [EntryOutcome]) -> Void
 
-    /// A watcher over `movers`' Inboxes.
-    public init(movers: [InboxMover], rescanInterval: Double = 5, logger: Logger = Logger(label: "inboxd"),
-                report: @escaping (AppContainer, [(name: [UInt8], outcome: InboxMover.Outcome)]) -> Void) {
-        self.movers = movers
-        self.rescanInterval = rescanInterval
-        self.logger = logger
+    /// A watcher for `receiver`'s apps.
+    public init(receiver: DeviceReceiver, report: @escaping (String, [EntryOutcome]) -> Void) {
+        self.receiver = receiver
         self.report = report
     }
 
     /// Why a pass runs.
     enum Trigger: String {
-        case start, event, overflow, watchLost = "watch-lost", rescan
+        case start, event, request, overflow, watchLost = "watch-lost", rescan, appeared
+    }
+
+    /// What a watch descriptor stands for.
+    enum Watched: Hashable {
+        case root, containers, inbox(String), requests(String)
     }
 
     /// Runs until SIGTERM or SIGINT.
-    /// - Throws: ``HandlerError`` when inotify or the signal descriptor cannot be set up.
-    public func run() throws(HandlerError) {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGINT)
-        sigprocmask(SIG_BLOCK, &signals, nil)
-        let signalFD = di_signalfd(&signals)
-        guard signalFD >= 0 else { throw .system("signalfd", errno) }
-        defer { close(signalFD) }
-        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { throw .system("inotify_init1", errno) }
-        defer { close(inotify) }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        var watches: [Int32: Int] = [:]
-        func watch(_ index: Int) {
-            try? movers[index].container.create()
-            let wd = inotify_add_watch(inotify, movers[index].container.inbox, mask)
-            if wd >= 0 { watches[wd] = index } else {
-                logger.warning("cannot watch", metadata: ["inbox": "\(movers[index].container.inbox)", "errno": "\(errno)"])
+    /// - Throws: ``ReceiverError`` when inotify or the signal descriptor cannot be set up, or the
+    ///   root cannot be created.
+    public func run() throws(ReceiverError) {
+        let logger = receiver.logger
+        let root = receiver.options.root
+        let signals: SignalDescriptor, inotify: Inotify
+        do {
+            signals = try SignalDescriptor(SignalDescriptor.termination)
+            inotify = try Inotify()
+            // A default root not set up yet is the service's own to create; a named one exists.
+            try FileSystem.makeDirectories(root.path)
+        } catch { throw .system(error) }
+        var watches: [Int32: Watched] = [:]
+        var movers: [String: InboxMover] = [:]
+        let inboxEvents: InotifyEvents = [.closedAfterWriting, .movedIn, .created, .attributesChanged, .selfDeleted, .selfMoved, .onlyFolder]
+        let folderEvents: InotifyEvents = [.created, .movedIn, .onlyFolder]
+
+        func watch(_ path: String, _ what: Watched, _ events: InotifyEvents) {
+            do { watches[try inotify.watch(path, for: events)] = what } catch {
+                if error.errno != .noSuchFileOrDirectory { logger.warning("cannot watch", metadata: ["path": "\(path)", "error": "\(error)"]) }
             }
         }
-        func pass(_ index: Int, _ trigger: Trigger) {
-            do {
-                let results = try movers[index].moveAll()
-                logger.debug("pass", metadata: ["inbox": "\(movers[index].container.inbox)", "trigger": "\(trigger.rawValue)", "entries": "\(results.count)"])
-                if !results.isEmpty { report(movers[index].container, results) }
-            } catch {
-                logger.error("pass failed", metadata: ["inbox": "\(movers[index].container.inbox)", "error": "\(error)"])
-            }
-        }
-        for index in movers.indices { watch(index); pass(index, .start) }
-        var lastFullPass = Delivery.now()
-        let bufferSize = 64 * 1024
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 8)
-        defer { buffer.deallocate() }
-        while true {
-            var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
-            let wait = max(0, rescanInterval - (Delivery.now() - lastFullPass))
-            let ready = poll(&fds, 2, Int32(wait * 1000))
-            if ready < 0 && errno != EINTR { throw .system("poll", errno) }
-            if fds[0].revents != 0 { return }   // SIGTERM or SIGINT: no move is in progress here
-            var due: [Int: Trigger] = [:]
-            // The whole queue is read before any pass: one pass serves a burst of events, and an
-            // overflow at the end of a long queue is seen at once.
-            while fds[1].revents != 0 {
-                let n = read(inotify, buffer, bufferSize)
-                if n <= 0 { break }
-                var offset = 0
-                while offset + MemoryLayout<inotify_event>.size <= n {
-                    let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        logger.notice("event queue overflowed: passing over every Inbox")
-                        for index in movers.indices { due[index] = .overflow }
-                    } else if let index = watches[event.wd] {
-                        if due[index] == nil { due[index] = .event }
-                        if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                            logger.notice("watch lost: setting it again", metadata: ["inbox": "\(movers[index].container.inbox)"])
-                            watches[event.wd] = nil
-                            inotify_rm_watch(inotify, event.wd)
-                            watch(index)
-                            due[index] = .watchLost
-                        }
-                    }
-                    offset += MemoryLayout<inotify_event>.size + Int(event.len)
+        /// Adds the apps that have a container now and are not served yet.
+        func discover() -> [String] {
+            var added: [String] = []
+            for app in receiver.apps() where movers[app] == nil {
+                do {
+                    let mover = try receiver.mover(for: app)
+                    movers[app] = mover
+                    watch(mover.container.inbox, .inbox(app), inboxEvents)
+                    watch(mover.container.openRequests, .requests(app), [.closedAfterWriting, .movedIn, .onlyFolder])
+                    added.append(app)
+                } catch {
+                    logger.error("cannot serve app", metadata: ["app": "\(app)", "error": "\(error)"])
                 }
             }
-            if Delivery.now() - lastFullPass >= rescanInterval {
-                for index in movers.indices where due[index] == nil { due[index] = .rescan }
-                lastFullPass = Delivery.now()
+            return added
+        }
+        func pass(_ app: String, _ trigger: Trigger) {
+            guard var mover = movers[app] else { return }
+            mover.policy = receiver.policy(for: app)
+            do {
+                let results = try mover.moveAll()
+                logger.debug("pass", metadata: ["app": "\(app)", "trigger": "\(trigger.rawValue)", "entries": "\(results.count)"])
+                if !results.isEmpty { report(app, results) }
+            } catch {
+                logger.error("pass failed", metadata: ["app": "\(app)", "error": "\(error)"])
             }
-            for (index, trigger) in due.sorted(by: { $0.key < $1.key }) { pass(index, trigger) }
+        }
+
+        watch(root.path, .root, folderEvents)
+        watch(root.containersDirectory, .containers, folderEvents)
+        for app in discover() { pass(app, .start) }
+        logger.info("watching", metadata: ["root": "\(root.path)", "apps": "\(movers.count)", "rescan": "\(receiver.options.rescanInterval)"])
+        var lastFullPass = Clock.monotonic()
+        let interval = receiver.options.rescanInterval
+        while true {
+            let ready: [Bool]
+            do {
+                ready = try Poll.readable([signals.descriptor, inotify.descriptor], timeout: max(0, interval - (Clock.monotonic() - lastFullPass)))
+            } catch { throw .system(error) }
+            if ready[0] { return }   // SIGTERM or SIGINT: no move is in progress here
+            var due: [String: Trigger] = [:]
+            var rediscover = false
+            // The whole queue is read before any pass: one pass serves a burst of events, and an
+            // overflow at the end of a long queue is seen at once.
+            if ready[1] {
+                let events: [InotifyEvent]
+                do { events = try inotify.pendingEvents() } catch { throw .system(error) }
+                for event in events {
+                    if event.events.contains(.overflow) {
+                        logger.notice("event queue overflowed: passing over every Inbox")
+                        for app in movers.keys { due[app] = .overflow }
+                        rediscover = true
+                        continue
+                    }
+                    guard let what = watches[event.watch] else { continue }
+                    switch what {
+                    case .root:
+                        if event.name == Array("Containers".utf8) { watch(root.containersDirectory, .containers, folderEvents); rediscover = true }
+                    case .containers:
+                        rediscover = true
+                    case .requests(let app):
+                        if due[app] == nil { due[app] = .request }
+                    case .inbox(let app):
+                        if due[app] == nil { due[app] = .event }
+                        if !event.events.isDisjoint(with: [.ignored, .selfDeleted, .selfMoved]) {
+                            logger.notice("watch lost: setting it again", metadata: ["app": "\(app)"])
+                            watches[event.watch] = nil
+                            inotify.remove(event.watch)
+                            if let mover = movers[app] {
+                                try? mover.container.create()
+                                watch(mover.container.inbox, .inbox(app), inboxEvents)
+                            }
+                            due[app] = .watchLost
+                        }
+                    }
+                }
+            }
+            if rediscover { for app in discover() { due[app] = .appeared } }
+            if Clock.monotonic() - lastFullPass >= interval {
+                for app in discover() { due[app] = .appeared }
+                for app in movers.keys where due[app] == nil { due[app] = .rescan }
+                lastFullPass = Clock.monotonic()
+            }
+            for (app, trigger) in due.sorted(by: { $0.key < $1.key }) { pass(app, trigger) }
         }
     }
 }

@@ -1,15 +1,12 @@
 import Handlers
+import SystemCalls
 import ToolSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The sheet on a terminal: apps and activities in separate sections, one row highlighted.
 /// Arrows (or j/k) move, PgUp/PgDn page, digits then Enter choose by number, Enter chooses the
 /// highlighted row, q, Esc or Ctrl-C cancel. The terminal is in non-canonical mode without echo
-/// or signals while the sheet is up, and restored however it ends.
+/// or signals while the sheet is up, and restored however it ends. A number that is no row is
+/// said so, and the sheet stays.
 struct InteractiveSheet {
     var sheet: Sheet
     var rows: [SheetText.Row]
@@ -21,21 +18,17 @@ struct InteractiveSheet {
 
     /// The chosen row, or `nil` when cancelled.
     func run() -> Int? {
-        var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return nil }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in cc[Int(VMIN)] = 1; cc[Int(VTIME)] = 0 }
-        tcsetattr(0, TCSANOW, &raw)
+        guard let terminal = try? RawTerminal() else { return nil }
         defer {
-            tcsetattr(0, TCSANOW, &saved)
+            terminal.restore()
             Output.text("\u{1B}[?25h")
         }
         Output.text("\u{1B}[?25l")
-        var selected = 0, typed = ""
+        var selected = 0, typed = "", notice = ""
         while true {
-            draw(selected: selected, typed: typed)
-            guard let key = readKey() else { return nil }
+            draw(selected: selected, typed: typed, notice: notice)
+            notice = ""
+            guard let key = readKey(terminal) else { return nil }
             switch key {
             case .up: selected = max(0, selected - 1); typed = ""
             case .down: selected = min(rows.count - 1, selected + 1); typed = ""
@@ -46,8 +39,14 @@ struct InteractiveSheet {
                 if let n = Int(typed), n >= 1, n <= rows.count { selected = n - 1 }
             case .backspace: typed = String(typed.dropLast())
             case .enter:
+                if let n = Int(typed), n < 1 || n > rows.count {
+                    notice = "there is no row \(n); choose 1 to \(rows.count)"
+                    typed = ""
+                    continue
+                }
                 Output.text("\u{1B}[H\u{1B}[2J")
-                if let n = Int(typed) { return n >= 1 && n <= rows.count ? n - 1 : nil }
+                if let n = Int(typed) { return n - 1 }
+                guard !rows.isEmpty else { return nil }
                 return selected
             case .cancel:
                 Output.text("\u{1B}[H\u{1B}[2J")
@@ -57,13 +56,9 @@ struct InteractiveSheet {
         }
     }
 
-    var pageSize: Int {
-        var size = winsize()
-        let height = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 ? Int(size.ws_row) : 24
-        return max(3, height - sheet.documents.count - 7)
-    }
+    var pageSize: Int { max(3, (RawTerminal.rows() ?? 24) - sheet.documents.count - 8) }
 
-    func draw(selected: Int, typed: String) {
+    func draw(selected: Int, typed: String, notice: String) {
         var out = "\u{1B}[H\u{1B}[2J"
         for line in SheetText.documentLines(sheet) { out += line + "\r\n" }
         let page = selected / pageSize, pages = (rows.count + pageSize - 1) / max(pageSize, 1)
@@ -82,13 +77,15 @@ struct InteractiveSheet {
         if rows.isEmpty { out += "\r\nNothing can take \(sheet.documents.count == 1 ? "this document" : "these documents").\r\n" }
         out += "\r\n[page \(page + 1)/\(max(pages, 1))]  arrows move, PgUp/PgDn page, number+Enter or Enter choose, q cancel"
         if !typed.isEmpty { out += "   choice: \(typed)" }
+        if !notice.isEmpty { out += "\r\n" + notice }
         Output.text(out)
     }
 
     enum Key { case up, down, pageUp, pageDown, enter, cancel, backspace, digit(Character), other }
 
-    func readKey() -> Key? {
-        guard let byte = readByte(timeout: -1) else { return nil }
+    func readKey(_ terminal: RawTerminal) -> Key? {
+        func readByte(timeout: Int32?) -> UInt8? { terminal.readByte(timeout: timeout) }
+        guard let byte = readByte(timeout: nil) else { return nil }
         switch byte {
         case 0x0D, 0x0A: return .enter
         case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: return .cancel
@@ -108,19 +105,6 @@ struct InteractiveSheet {
             default: return .other
             }
         default: return .other
-        }
-    }
-
-    func readByte(timeout milliseconds: Int32) -> UInt8? {
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&fds, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            var byte: UInt8 = 0
-            let n = read(0, &byte, 1)
-            if n < 0 && errno == EINTR { continue }
-            return n == 1 ? byte : nil
         }
     }
 }

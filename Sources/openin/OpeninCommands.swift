@@ -1,90 +1,95 @@
 import Handlers
 import PropertyLists
+import SystemCalls
 import ToolSupport
 import UniformTypes
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-/// What `openin` does with a parsed command line.
+/// What `openin` does with a parsed command line: a thin layer over the Handlers library.
 struct OpeninCommands {
     struct Failure: Error { var message: String; var status: Int32 = 2 }
 
-    let invocation: OpeninInvocation
+    let command: ParsedCommand
     let root: DeviceRoot
 
-    init(_ invocation: OpeninInvocation) {
-        self.invocation = invocation
-        root = DeviceRoot.resolve(explicit: invocation.root)
+    init(_ command: ParsedCommand) {
+        self.command = command
+        root = DeviceRoot.resolve(explicit: command.value("--root"))
     }
 
+    /// The registry; a root that was named must exist (a typo creates nothing), and a catalog
+    /// must be found.
     func registry() throws(Failure) -> TypeRegistry {
-        do { return try RegistryStore.open(root: root, catalog: TypeCatalog.directory(for: root)) } catch {
+        if root.origin != .userDefault && !root.exists { throw Failure(message: "no device root at \(root.path)") }
+        let catalog: String
+        do { catalog = try TypeCatalog.required(for: root) } catch { throw Failure(message: "\(error)") }
+        do { return try RegistryStore.open(root: root, catalog: catalog) } catch {
             throw Failure(message: "cannot open the registry of \(root.path): \(error)")
         }
     }
 
-    func defaults() throws(Failure) -> HandlerDefaults {
-        do { return try HandlerDefaults(root: root) } catch { throw Failure(message: "\(error)") }
-    }
-
     func run() throws(Failure) -> Int32 {
-        if invocation.help { Output.text(OpeninInvocation.help + "\n"); return 0 }
-        if let verb = invocation.defaultsVerb { return try defaultCommand(verb) }
+        if command.verb == "default" { return try DefaultsCommand(root: root, registry: try registry(), json: command.flag("--json")).run(command.operands) }
+        let documents = command.operands
+        guard !documents.isEmpty else { throw Failure(message: "name at least one document (see openin --help)") }
+        if command.value("--to") != nil && command.value("--activity") != nil { throw Failure(message: "--to and --activity exclude each other") }
         let registry = try registry()
+        for path in documents where FileSystem.status(path) == nil {
+            throw Failure(message: "\(path): \(FileSystem.linkStatus(path) == nil ? "no such file" : "a link to nothing")")
+        }
+        let explainAll = command.flag("--all") || command.value("--to") != nil
         // The apps as the registry recorded them (it is rebuilt whenever an app is registered or
         // removed): only those that can matter for these documents, unless every app must be
-        // explained (--all, --to); every Info.plist is read again only when it has no records.
+        // explained (--all, --to).
         var bundles: [AppBundle]
-        if invocation.all || invocation.to != nil {
+        if explainAll {
             bundles = AppBundle.all(in: registry) ?? []
         } else {
             let detector = FileTypeDetector(registry: registry)
-            bundles = AppBundle.considered(for: invocation.documents.map { detector.type(ofFileAt: $0).type }, in: registry)
+            bundles = AppBundle.considered(for: documents.map { detector.type(ofFileAt: $0).type }, in: registry)
         }
         if registry.appRecordCount == 0 && !RegisteredApp.all(on: root).isEmpty {
             let (read, unreadable) = AppBundle.all(on: root)
             for (path, error) in unreadable { Output.error("openin: warning: \(path): \(error) (app left out)") }
             bundles = read
         }
-        for path in invocation.documents where access(path, F_OK) != 0 {
-            throw Failure(message: "\(path): \(String(cString: strerror(errno)))")
-        }
-        let sender = invocation.from ?? Delivery.defaultSourceApplication
-        let chooser = Chooser(registry: registry, bundles: bundles, defaults: try defaults().byType)
+        let sender = command.value("--from") ?? Delivery.defaultSourceApplication
+        let defaults: HandlerDefaults
+        do { defaults = try HandlerDefaults(root: root) } catch { throw Failure(message: "\(error)") }
+        let exclude = Set(command.all("--exclude"))
+        let chooser = Chooser(registry: registry, bundles: bundles, defaults: defaults.byType)
         // Refusals are needed to explain an app the user named (--to), or for --all.
-        let sheet = chooser.sheet(for: invocation.documents, exclude: invocation.exclude, sourceApplication: sender,
-                                  refusals: invocation.all || invocation.to != nil,
+        let sheet = chooser.sheet(for: documents, exclude: exclude, sourceApplication: sender, refusals: explainAll,
                                   senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry))
         let rows = SheetText.rows(sheet)
+        let performer = ActivityPerformer(delivery: Delivery(root: root, sourceApplication: sender, annotation: try annotation(),
+                                                             launch: !command.flag("--no-launch")),
+                                          registry: registry)
 
-        if let target = invocation.to {
-            guard let index = sheet.apps.firstIndex(where: { $0.app.bundleIdentifier == target }) else {
+        if let target = command.value("--to") {
+            guard let entry = sheet.apps.first(where: { $0.app.bundleIdentifier == target }) else {
                 if let refusal = sheet.refusals.first(where: { $0.app.bundleIdentifier == target }) {
                     throw Failure(message: "\(target) cannot take \(documentsPhrase(sheet)): \(refusal.reason)", status: 1)
                 }
-                throw Failure(message: invocation.exclude.contains(target) ? "\(target) is excluded" : "no registered app \(target)")
+                throw Failure(message: exclude.contains(target) ? "\(target) is excluded" : "no registered app \(target) on \(root.path)")
             }
-            return try perform(.app(sheet.apps[index]), sheet: sheet, registry: registry, sender: sender)
+            return try perform(.app(entry), sheet: sheet, performer: performer)
         }
-        if let type = invocation.activity {
+        if let type = command.value("--activity") {
             guard let activity = sheet.activities.first(where: { $0.activityType == type }) else {
                 throw Failure(message: "the activity \(type) is not available for \(documentsPhrase(sheet))", status: 1)
             }
-            return try perform(.activity(activity), sheet: sheet, registry: registry, sender: sender)
+            return try perform(.activity(activity), sheet: sheet, performer: performer)
         }
-        if invocation.json { Output.text(SheetText.json(sheet, all: invocation.all)); return sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0 }
-        if invocation.list || isatty(0) == 0 || isatty(1) == 0 {
-            Output.text(SheetText.plain(sheet, explain: invocation.explain, all: invocation.all))
+        if command.flag("--json") { Output.text(SheetText.json(sheet, all: command.flag("--all"))); return sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0 }
+        if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
+            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all")))
             return sheet.apps.isEmpty ? 1 : 0
         }
         guard let choice = InteractiveSheet(sheet: sheet).run() else {
             Output.error("openin: cancelled")
             return 1
         }
-        return try perform(rows[choice], sheet: sheet, registry: registry, sender: sender)
+        return try perform(rows[choice], sheet: sheet, performer: performer)
     }
 
     func documentsPhrase(_ sheet: Sheet) -> String {
@@ -92,7 +97,7 @@ struct OpeninCommands {
     }
 
     func annotation() throws(Failure) -> PropertyList? {
-        guard let text = invocation.annotation else { return nil }
+        guard let text = command.value("--annotation") else { return nil }
         do {
             if text.hasPrefix("@") { return try PropertyListReader.read(contentsOf: .init(String(text.dropFirst()))).value }
             return try PropertyListReader.read(Array(text.utf8)).value
@@ -101,19 +106,28 @@ struct OpeninCommands {
         }
     }
 
-    func perform(_ row: SheetText.Row, sheet: Sheet, registry: TypeRegistry, sender: String) throws(Failure) -> Int32 {
-        let annotation = try annotation()
+    func perform(_ row: SheetText.Row, sheet: Sheet, performer: ActivityPerformer) throws(Failure) -> Int32 {
         do {
             switch row {
             case .app(let entry):
                 for document in sheet.documents {
-                    let result = try Delivery.deliver(document.path, type: document.type.identifier, to: entry.app, on: root,
-                                                      sourceApplication: sender, annotation: annotation, launch: invocation.launch,
-                                                      progress: progressBar(for: document.path))
+                    let result = try performer.delivery.deliver(document.path, type: document.type.identifier, to: entry.app,
+                                                                progress: progressBar(for: document.path))
                     report(result, app: entry.app, document: document.path)
                 }
             case .activity(let activity):
-                try perform(activity, sheet: sheet, sender: sender, annotation: annotation)
+                var destination: String?
+                if case .copyToFolder = activity.kind {
+                    destination = try FolderPrompt.destination(given: command.value("--destination"))
+                }
+                for result in try performer.perform(activity, on: sheet.documents, destination: destination, progress: progressBar(for:)) {
+                    switch result {
+                    case .copied(let document, let to): Output.line("\(document): copied to \(to)")
+                    case .printed(let documents): Output.line("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to the printer")
+                    case .copiedToClipboard(let document, _): Output.line("\(document): copied to the clipboard")
+                    case .delivered(let document, let app, let delivered): report(delivered, app: app, document: document)
+                    }
+                }
             }
         } catch {
             throw Failure(message: "\(error)")
@@ -128,57 +142,9 @@ struct OpeninCommands {
         if let launched = result.launched { Output.line("started: \(launched.joined(separator: " "))") }
     }
 
-    func perform(_ activity: Activity, sheet: Sheet, sender: String, annotation: PropertyList?) throws(HandlerError) {
-        switch activity.kind {
-        case .copyToFolder:
-            var folder = invocation.destination
-            if folder == nil && isatty(0) != 0 {
-                Output.text("Copy to folder: ")
-                folder = readLine(strippingNewline: true)
-            }
-            guard let folder, !folder.isEmpty else { throw .refused("copy-to-folder needs --destination DIR") }
-            for document in sheet.documents {
-                let name = document.path.split(separator: "/").last.map(String.init) ?? document.path
-                let copy = try Delivery.copyWithoutReplacing(document.path, into: folder, temporaryFolder: folder, name: name, mode: 0o644,
-                                                             progress: progressBar(for: document.path))
-                Output.line("\(document.path): copied to \(copy)")
-            }
-        case .saveToSender(let bundleIdentifier):
-            let container = try AppContainer(bundleIdentifier: bundleIdentifier, on: root)
-            try container.create()
-            for document in sheet.documents {
-                let name = document.path.split(separator: "/").last.map(String.init) ?? document.path
-                let copy = try Delivery.copyWithoutReplacing(document.path, into: container.documents, temporaryFolder: container.temporary,
-                                                             name: name, mode: 0o644, progress: progressBar(for: document.path))
-                Output.line("\(document.path): saved to \(copy)")
-            }
-        case .print:
-            guard ExternalCommand.run(["lp"] + sheet.documents.map(\.path), input: []) != nil else { throw .refused("lp failed") }
-            Output.line("sent \(sheet.documents.count) document\(sheet.documents.count == 1 ? "" : "s") to the printer")
-        case .copyToClipboard(let program):
-            let document = sheet.documents[0]
-            guard let bytes = try? FileContents.read(.init(document.path)) else { throw .system("cannot read \(document.path)", errno) }
-            let mime = document.type.preferredMIMEType ?? "application/octet-stream"
-            let command = program == "wl-copy" ? ["wl-copy", "--type", mime] : ["xclip", "-selection", "clipboard", "-t", mime, "-i"]
-            guard ExternalCommand.run(command, input: bytes) != nil else { throw .refused("\(program) failed") }
-            Output.line("\(document.path): copied to the clipboard")
-        case .shareExtension(let bundleIdentifier):
-            let bundles = AppBundle.all(on: root).apps
-            guard let app = bundles.first(where: { $0.bundleIdentifier == bundleIdentifier }) else { throw .refused("no registered app \(bundleIdentifier)") }
-            for document in sheet.documents {
-                let result = try Delivery.deliver(document.path, type: document.type.identifier, to: app, on: root, sourceApplication: sender,
-                                                  annotation: annotation, activity: activity.activityType, launch: invocation.launch,
-                                                  progress: progressBar(for: document.path))
-                report(result, app: app, document: document.path)
-            }
-        }
-    }
-
     /// A progress bar on standard error for files of 8 MiB or more, when it is a terminal.
     func progressBar(for path: String) -> ((Int64, Int64) -> Void)? {
-        guard isatty(2) != 0 else { return nil }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_size >= 8 << 20 else { return nil }
+        guard CurrentProcess.isTerminal(2), let status = FileSystem.status(path), status.size >= 8 << 20 else { return nil }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return { copied, total in
             let width = 30
@@ -187,37 +153,6 @@ struct OpeninCommands {
             var line = "\r\(name) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)%"
             if copied >= total { line += "\n" }
             Output.errorText(line)
-        }
-    }
-
-    func defaultCommand(_ words: [String]) throws(Failure) -> Int32 {
-        guard let verb = words.first else { throw Failure(message: "default takes set, get or unset") }
-        var store = try defaults()
-        switch (verb, words.count) {
-        case ("set", 3):
-            guard TypeIdentifierSyntax.isValid(words[1]) else { throw Failure(message: "\(words[1]) is not a valid type identifier") }
-            let known = AppBundle.all(on: root).apps.contains { $0.bundleIdentifier == words[2] }
-            if !known { Output.error("openin: warning: no registered app \(words[2]) (the default is kept for when it is)") }
-            do { try store.set(words[1], to: words[2]) } catch { throw Failure(message: "\(error)") }
-            Output.line("\(words[1]) → \(words[2])")
-            return 0
-        case ("unset", 2):
-            guard store.get(words[1]) != nil else { Output.error("openin: no default is set for \(words[1])"); return 1 }
-            do { try store.set(words[1], to: nil) } catch { throw Failure(message: "\(error)") }
-            return 0
-        case ("get", 2):
-            let registry = try registry()
-            guard let type = UTType(words[1], in: registry) else { throw Failure(message: "\(words[1]) is not a valid type identifier") }
-            let ranking = HandlerRanking(registry: registry)
-            let distance = ranking.distancesFromType(type)
-            let found = store.entries.compactMap { entry -> (String, String, Int)? in
-                distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.key, entry.value, $0) }
-            }.min { $0.2 < $1.2 }
-            guard let found else { Output.error("openin: no default for \(words[1]) or its supertypes"); return 1 }
-            Output.line(found.0.lowercased() == words[1].lowercased() ? found.1 : "\(found.1) (set for \(found.0))")
-            return 0
-        default:
-            throw Failure(message: "default set TYPE BUNDLE-ID | get TYPE | unset TYPE")
         }
     }
 }

@@ -1,22 +1,11 @@
-// `openin`: which apps and activities can take a document, and hand it over.
+// `openin`: which apps and activities can take a document, and hand it over (docs/handlers.md).
 import ToolSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-do {
-    let invocation = try OpeninInvocation.parse(ProcessArguments.afterProgramName())
-    exit(try OpeninCommands(invocation).run())
-} catch let error as OpeninInvocation.UsageError {
-    Output.error("openin: \(error.message)")
-    Output.error("Use openin --help for usage.")
-    exit(2)
-} catch let error as OpeninCommands.Failure {
-    Output.error("openin: \(error.message)")
-    exit(error.status)
-} catch {
-    Output.error("openin: \(error)")
-    exit(2)
+ToolMain.run(openinSpec) { command in
+    do throws(OpeninCommands.Failure) {
+        return try OpeninCommands(command).run()
+    } catch {
+        Output.error("openin: \(error.message)")
+        return error.status
+    }
 }

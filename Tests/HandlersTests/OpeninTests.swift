@@ -137,10 +137,10 @@ import UniformTypes
         // Names stay within NAME_MAX, cut on a character boundary.
         let long = String(repeating: "é", count: 130) + ".person"
         for attempt in [0, 1, 12, 345] {
-            let name = Delivery.suffixed(long, attempt)
+            let name = FreeName.candidate(long, attempt: attempt)
             #expect(name.utf8.count <= 255 && name.hasSuffix(attempt == 0 ? ".person" : "-\(attempt).person"))
         }
-        #expect(Delivery.suffixed("archive", 2) == "archive-2" && Delivery.suffixed(".profile", 1) == ".profile-1")
+        #expect(FreeName.candidate("archive", attempt: 2) == "archive-2" && FreeName.candidate(".profile", attempt: 1) == ".profile-1")
     }
 
     @Test func concurrentDeliveriesOfOneNameAllLand() throws {
@@ -208,6 +208,11 @@ import UniformTypes
         let root = try TestSupport.sampleDevice()
         let docs = ["photo.png", "notes.txt"].map { root.appendingPathComponent("Documents/" + $0).path }
         let out = root.appendingPathComponent("out")
+        // A folder that does not exist is not made without asking.
+        let refused = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "copy-to-folder", "--destination", out.path] + docs)
+        #expect(refused.status == 2 && refused.stderr.contains("there is no folder \(out.path)"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
         let copy = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "copy-to-folder", "--destination", out.path] + docs)
         #expect(copy.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["notes.txt", "photo.png"])
@@ -298,19 +303,24 @@ extension OpeninTests {
 }
 
 extension OpeninTests {
-    /// A sheet taller than the terminal pages; choosing copy-to-folder there asks for the folder.
+    /// A sheet taller than the terminal pages; a number that is no row is said so and the sheet
+    /// stays; choosing copy-to-folder there asks for the folder, expands `~`, and creates a
+    /// missing folder only when the user says yes.
     @Test func theSheetPagesAndAsksForAFolder() throws {
         let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
         let folder = root.appendingPathComponent("copies").path
-        // 10 rows: a page of 3 rows. PgDn from row 1 reaches row 4, "Copy to Folder"; Enter; then the folder.
-        let keys = [0x1B, 0x5B, 0x36, 0x7E, 0x0D] + Array((folder + "\n").utf8)
+        // 10 rows: a page of 3 rows. "99" Enter: no such row. PgDn from row 1 reaches row 4,
+        // "Copy to Folder"; Enter; then ~/copies (HOME is the device root), no, again, yes.
+        let keys = Array("99".utf8) + [0x0D, 0x1B, 0x5B, 0x36, 0x7E, 0x0D] + Array("~/copies\nn\n~/copies\ny\n".utf8)
         let hex = keys.map { String($0, radix: 16).leftPadded(2) }.joined()
-        let out = try TestSupport.run("/usr/bin/env", ["PTY_ROWS=10", "python3", driver, hex, TestSupport.openin, "--root", root.path, doc]).out
+        let out = try TestSupport.run("/usr/bin/env", ["PTY_ROWS=10", "HOME=\(root.path)", "python3", driver, hex, TestSupport.openin, "--root", root.path, doc]).out
         #expect(out.contains("[page 1/2]") && out.contains("[page 2/2]"))
-        #expect(out.contains("Copy to folder:") && out.hasSuffix("exit 0\n"), "\(out)")
+        #expect(out.contains("there is no row 99"), "\(out)")
+        #expect(out.contains("Copy to folder:") && out.contains("There is no folder \(folder). Create it? [y/N]") && out.hasSuffix("exit 0\n"), "\(out)")
         #expect(FileManager.default.contentsEqual(atPath: folder + "/file.person", andPath: doc))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("~").path))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Handlers
 import TestHelpers
 import Testing
+import SystemCalls
 import UniformTypes
 @testable import Receiver
 
@@ -111,7 +112,7 @@ import UniformTypes
     @Test func case08TheSameFileInBothFoldersAfterACrash() throws {
         let d = try Device()
         try d.deliver("report.pdf", Data("the report".utf8))
-        let crashed = try TestSupport.run("/usr/bin/env", ["INBOXD_CRASH_AT=intent", TestSupport.inboxd, "once", "--root", d.root.path])
+        let crashed = try TestSupport.run("/usr/bin/env", ["DI_FAULTS=crash=intent", TestSupport.inboxd, "once", "--root", d.root.path])
         #expect(crashed.status != 0)
         #expect(link(d.inbox + "/report.pdf", d.documents + "/report.pdf") == 0)
         let again = try TestSupport.run(TestSupport.inboxd, ["once", "--root", d.root.path])
@@ -121,7 +122,7 @@ import UniformTypes
         var info = stat()
         #expect(stat(d.documents + "/report.pdf", &info) == 0 && info.st_nlink == 1)
         let rows = try d.manifest().entries()
-        #expect(rows.count == 1 && rows[0].status == "stored" && rows[0].storedName == "report.pdf")
+        #expect(rows.count == 1 && rows[0].status == .stored && rows[0].storedName == "report.pdf")
     }
 
     /// 8 and 9 across file systems: killed half-way through a copy (a partial copy in the working
@@ -138,7 +139,7 @@ import UniformTypes
             try d.deliver("file\(i).bin", bodies["file\(i).bin"]!)
         }
         let options = ["--root", d.root.path, "--app", "com.example.app", "--working-folder", work.path]
-        let crashed = try TestSupport.run("/usr/bin/env", ["INBOXD_CRASH_AT=\(step)", TestSupport.inboxd, "once"] + options)
+        let crashed = try TestSupport.run("/usr/bin/env", ["DI_FAULTS=crash=\(step)", TestSupport.inboxd, "once"] + options)
         #expect(crashed.status != 0, "did not crash at \(step)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path) + FileManager.default.contentsOfDirectory(atPath: d.inbox)
         #expect(left.contains { $0.hasPrefix(".inboxd-") }, "the crash left temporary names: \(left)")
@@ -148,7 +149,7 @@ import UniformTypes
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == bodies.keys.sorted(), "no partial copy, no duplicate")
         #expect(try Device.files(in: work.path) == bodies)
         let rows = try d.manifest().entries()
-        #expect(rows.count == 3 && rows.allSatisfy { $0.status == "stored" })
+        #expect(rows.count == 3 && rows.allSatisfy { $0.status == .stored })
     }
 
     /// A copy journaled as complete whose process died after removing the Inbox copy: the
@@ -162,14 +163,14 @@ import UniformTypes
         stat(d.inbox + "/a.txt", &info)
         let manifest = try d.manifest()
         // The row a dead receiver left: its original had (by reuse) the new file's inode.
-        let id = try manifest.beginMove(name: Array("a.txt".utf8), planned: "a.txt", size: 8, sha256: "", inode: UInt64(info.st_ino),
-                                        device: UInt64(info.st_dev), time: 0)
+        let status = try #require(FileSystem.status(d.inbox + "/a.txt"))
+        let id = try manifest.beginMoves([MoveIntent(name: Array("a.txt".utf8), planned: "a.txt", status: status, sha256: "")])[0]
         try manifest.markCopied(id, storedAs: "a.txt")
         try manifest.execute("UPDATE moves SET owner_pid = 0")
         let results = try InboxMover(container: d.container, manifest: manifest).moveAll()
         #expect(results.map(\.outcome) == [.moved("a-1.txt")])
         #expect(try Device.files(in: d.documents) == ["a.txt": Data("the copy".utf8), "a-1.txt": Data("a new delivery".utf8)])
-        #expect(try manifest.entries().map(\.status) == ["stored", "stored"])
+        #expect(try manifest.entries().map(\.status) == [.stored, .stored])
     }
 
     /// A manifest written by an earlier inboxd (no `type` column, ids that could be reused) is
@@ -193,9 +194,10 @@ import UniformTypes
         #expect(rows.map(\.type) == [nil, "public.plain-text"])
         // AUTOINCREMENT from now on: a dropped row's id is not given out again.
         let manifest = try d.manifest()
-        let dropped = try manifest.beginMove(name: Array("x".utf8), planned: "x", size: 0, sha256: "", inode: 0, device: 0, time: 0)
+        let any = try #require(FileSystem.status(path))
+        let dropped = try manifest.beginMoves([MoveIntent(name: Array("x".utf8), planned: "x", status: any, sha256: "")])[0]
         try manifest.finish(dropped, storedAs: nil, time: 0)
-        #expect(try manifest.beginMove(name: Array("y".utf8), planned: "y", size: 0, sha256: "", inode: 0, device: 0, time: 0) == dropped + 1)
+        #expect(try manifest.beginMoves([MoveIntent(name: Array("y".utf8), planned: "y", status: any, sha256: "")])[0] == dropped + 1)
     }
 
     // MARK: Watching
@@ -258,7 +260,7 @@ import UniformTypes
         usleep(500_000)
         #expect(try Device.files(in: d.documents) == ["one.txt": Data("one".utf8)])
         let rows = try d.manifest().entries()
-        #expect(rows.count == 1 && rows[0].status == "stored")
+        #expect(rows.count == 1 && rows[0].status == .stored)
     }
 
     /// 30: the job's own renames, mode changes and claims do not wake it up again and again:
@@ -365,7 +367,7 @@ import UniformTypes
         #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
         #expect(after.st_mode & 0o7777 == 0o644)
         let rows = try d.manifest().entries()
-        #expect(rows.map(\.storedName) == ["a-1.txt", "photo.png"] && rows.allSatisfy { $0.status == "stored" })
+        #expect(rows.map(\.storedName) == ["a-1.txt", "photo.png"] && rows.allSatisfy { $0.status == .stored })
     }
 
     /// 25: no space left in the working folder (a 1 MiB tmpfs): the copy fails with ENOSPC, the
@@ -397,19 +399,18 @@ import UniformTypes
     @Test func case27FsyncReturnsEIO() throws {
         let d = try Device()
         try d.deliver("a.txt", Data("a".utf8))
-        let failing: @Sendable (Int32) -> Int32 = { _ in errno = EIO; return -1 }
-        var mover = InboxMover(container: d.container, manifest: try d.manifest())
-        mover.flush = FlushLayer(file: failing, folder: { fsync($0) })
-        #expect(try mover.moveAll().map(\.outcome) == [.deferred("fsync failed: Input/output error")])
+        let mover = InboxMover(container: d.container, manifest: try d.manifest())
+        // The file's flush fails (the Inbox entry), then the working folder's.
+        let fileFails = try FaultInjection.with([.fail(.fsync, errno: .ioError, pathSuffix: "/Inbox/a.txt")]) { try mover.moveAll() }
+        #expect(fileFails.map(\.outcome) == [.deferred("fsync failed: Input/output error")])
         #expect(try Device.files(in: d.inbox).count == 1 && Device.files(in: d.documents).isEmpty)
-        mover.flush = FlushLayer(file: { fsync($0) }, folder: failing)
-        #expect(try mover.moveAll().map(\.outcome) == [.deferred("moved, but flushing the working folder failed")])
-        #expect(try d.manifest().entries(status: "moving").count == 1)
+        let folderFails = try FaultInjection.with([.fail(.fsync, errno: .ioError, pathSuffix: "/Documents")]) { try mover.moveAll() }
+        #expect(folderFails.map(\.outcome) == [.deferred("moved, but flushing the working folder failed")])
+        #expect(try d.manifest().entries(status: .moving).count == 1)
         // The next pass, with a working disk, settles it.
-        mover.flush = .system
         #expect(try mover.moveAll().isEmpty)
         #expect(try Device.files(in: d.documents) == ["a.txt": Data("a".utf8)])
         let rows = try d.manifest().entries()
-        #expect(rows.count == 1 && rows[0].status == "stored" && rows[0].storedName == "a.txt")
+        #expect(rows.count == 1 && rows[0].status == .stored && rows[0].storedName == "a.txt")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Handlers
 import TestHelpers
+import SystemCalls
 import Testing
 import UniformTypes
 @testable import Receiver
@@ -79,7 +80,7 @@ import UniformTypes
         #expect(link(outside.path, b.inbox.appendingPathComponent("hard.pdf").path) == 0)
         #expect(mkfifo(b.inbox.appendingPathComponent("fifo.pdf").path, 0o644) == 0)
         try FileManager.default.createDirectory(at: b.inbox.appendingPathComponent("folder.pdf"), withIntermediateDirectories: false)
-        let outcomes = Dictionary(uniqueKeysWithValues: try InboxMover(container: b.container).moveAll().map { (InboxMover.displayName($0.name), $0.outcome) })
+        let outcomes = Dictionary(uniqueKeysWithValues: try InboxMover(container: b.container).moveAll().map { (DisplayName.of($0.name), $0.outcome) })
         #expect(outcomes["link.pdf"] == .refused("a symbolic link") && outcomes["docs.pdf"] == .refused("a symbolic link"))
         #expect(outcomes["hard.pdf"] == .refused("2 hard links (a link to a file elsewhere)"))
         #expect(outcomes["fifo.pdf"] == .refused("a FIFO") || outcomes["fifo.pdf"] == .refused("a socket or FIFO without a writer"))
@@ -92,7 +93,7 @@ import UniformTypes
         let b = try box()
         let names: [[UInt8]] = [Array("-rf".utf8), Array("line\nbreak.txt".utf8), Array("..hidden".utf8), [0x66, 0xFF, 0xFE, 0x2E, 0x74], Array("Cafe\u{301}.txt".utf8)]
         for name in names {
-            let fd = InboxMover.withCString(Array(b.inbox.path.utf8) + [0x2F] + name) { open($0, O_CREAT | O_WRONLY, 0o6755) }
+            let fd = TestSupport.withCString(Array(b.inbox.path.utf8) + [0x2F] + name) { open($0, O_CREAT | O_WRONLY, 0o6755) }
             #expect(fd >= 0)
             _ = write(fd, "x", 1)
             fchmod(fd, 0o6755)
@@ -100,11 +101,11 @@ import UniformTypes
         }
         let results = try InboxMover(container: b.container).moveAll()
         #expect(results.count == names.count && results.allSatisfy { if case .moved = $0.outcome { true } else { false } })
-        let moved = InboxMover.names(inDirectory: open(b.documents.path, O_RDONLY | O_DIRECTORY)).filter { $0 != Array("Inbox".utf8) }
+        let moved = try OwnedDescriptor.openFolder(b.documents.path).entryNames().filter { $0 != Array("Inbox".utf8) }
         #expect(Set(moved) == Set(names))
         for name in names {
             var info = stat()
-            #expect(InboxMover.withCString(Array(b.documents.path.utf8) + [0x2F] + name) { stat($0, &info) } == 0)
+            #expect(TestSupport.withCString(Array(b.documents.path.utf8) + [0x2F] + name) { stat($0, &info) } == 0)
             #expect(info.st_mode & 0o7777 == 0o644)
         }
     }
@@ -172,7 +173,7 @@ import UniformTypes
         // Judged on the opened file: a PNG without an extension by its content; a text file
         // whose name is not UTF-8 by the extension its bytes still end with.
         try FileManager.default.copyItem(atPath: root.appendingPathComponent("Documents/photo.png").path, toPath: notesInbox.appendingPathComponent("scan").path)
-        let fd = InboxMover.withCString(Array(notesInbox.path.utf8) + [0x2F, 0x6E, 0xFF, 0x2E, 0x74, 0x78, 0x74]) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        let fd = TestSupport.withCString(Array(notesInbox.path.utf8) + [0x2F, 0x6E, 0xFF, 0x2E, 0x74, 0x78, 0x74]) { open($0, O_CREAT | O_WRONLY, 0o644) }
         _ = write(fd, "text", 4)
         close(fd)
         let judged = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.notes"]).out
@@ -197,10 +198,10 @@ import UniformTypes
             sums["doc\(i).txt"] = body
         }
         // The injection env var is read by inboxd itself.
-        let crashed = try TestSupport.run("/usr/bin/env", ["INBOXD_CRASH_AT=\(step)", TestSupport.inboxd, "once", "--root", root.path])
+        let crashed = try TestSupport.run("/usr/bin/env", ["DI_FAULTS=crash=\(step)", TestSupport.inboxd, "once", "--root", root.path])
         #expect(crashed.status != 0, "it did not crash at \(step)")
         let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
-        #expect(try manifest.entries(status: "moving").count == 3, "the interrupted batch is journaled")
+        #expect(try manifest.entries(status: .moving).count == 3, "the interrupted batch is journaled")
         let status = try TestSupport.run(TestSupport.inboxd, ["status", "--root", root.path]).out
         #expect(status.hasSuffix("3 unfinished\n"), "\(status)")
         let recovered = try TestSupport.run(TestSupport.inboxd, ["recover", "--root", root.path]).out
@@ -212,7 +213,7 @@ import UniformTypes
         #expect(try FileManager.default.contentsOfDirectory(atPath: container.inbox).isEmpty)
         for name in documents { #expect(try Data(contentsOf: URL(fileURLWithPath: container.documents + "/" + name)) == sums[name]) }
         let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
-        #expect(rows.allSatisfy { $0.status == "stored" } && rows.count == 3)
+        #expect(rows.allSatisfy { $0.status == .stored } && rows.count == 3)
         #expect(Set(rows.compactMap(\.storedName)) == Set(documents))
         for row in rows {
             let file = try #require(row.storedName)
@@ -274,7 +275,7 @@ import UniformTypes
         job.waitUntilExit()
         #expect(job.terminationReason == .exit && job.terminationStatus == 0)
         let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
-        #expect(rows.count == 6 && rows.allSatisfy { $0.status == "stored" })
+        #expect(rows.count == 6 && rows.allSatisfy { $0.status == .stored })
     }
 }
 
@@ -321,7 +322,7 @@ import UniformTypes
             bodies.insert(body)
             try Data(body.utf8).write(to: URL(fileURLWithPath: staging + "/t\(i)"))
             var attempt = 0
-            while link(staging + "/t\(i)", container.inbox + "/" + Delivery.suffixed(["a.txt", "b.pdf", "c"][i % 3], attempt)) != 0 { attempt += 1 }
+            while link(staging + "/t\(i)", container.inbox + "/" + FreeName.candidate(["a.txt", "b.pdf", "c"][i % 3], attempt: attempt)) != 0 { attempt += 1 }
             unlink(staging + "/t\(i)")
         }
         let end = Date().addingTimeInterval(20)
@@ -337,7 +338,7 @@ import UniformTypes
         let contents = try stored.map { try String(contentsOfFile: container.documents + "/" + $0, encoding: .utf8) }
         #expect(Set(contents) == bodies && contents.count == bodies.count)
         let rows = try Manifest(path: container.library + "/Manifest.sqlite").entries()
-        #expect(rows.filter { $0.status == "stored" }.count == 300 && !rows.contains { $0.status == "moving" })
+        #expect(rows.filter { $0.status == .stored }.count == 300 && !rows.contains { $0.status == .moving })
         #expect(Set(rows.compactMap(\.storedName)) == Set(stored))
     }
 }
@@ -364,8 +365,10 @@ import UniformTypes
         let stored = try #require(rows.first { $0["status"] as? String == "stored" })
         #expect(stored["sender"] as? String == "com.example.person-editor")
         #expect((stored["annotation"] as? [String: Any])?["reason"] as? String == "review")
-        // The stored document's request is consumed; the quarantined one's stays beside it.
+        // Every request is consumed: the stored document's and the quarantined one's are in the manifest.
+        let quarantined = try #require(rows.first { $0["originalName"] as? String == "other.txt" })
+        #expect(quarantined["sender"] as? String == "org.elsewhere.app")
         let requests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Containers/com.example.notes/Library/OpenRequests").path)
-        #expect(requests.count == 1)
+        #expect(requests.isEmpty, "\(requests)")
     }
 }

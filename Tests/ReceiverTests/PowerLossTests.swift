@@ -2,6 +2,7 @@ import Foundation
 import Handlers
 import TestHelpers
 import Testing
+import SystemCalls
 import UniformTypes
 @testable import Receiver
 
@@ -56,26 +57,22 @@ import UniformTypes
             return Image(folders: folders, contents: contents, manifest: manifest)
         }
 
-        var layer: FlushLayer {
-            FlushLayer(
-                file: { fd in
-                    self.lock.lock(); defer { self.lock.unlock() }
-                    guard fsync(fd) == 0 else { return -1 }
-                    var info = stat()
-                    fstat(fd, &info)
-                    // Through /proc: the descriptor may be write-only (a copy being made).
-                    self.contents[Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = FileManager.default.contents(atPath: "/proc/self/fd/\(fd)") ?? Data()
-                    self.images.append(self.image())
-                    return 0
-                },
-                folder: { fd in
-                    self.lock.lock(); defer { self.lock.unlock() }
-                    guard fsync(fd) == 0 else { return -1 }
+        /// Called after every successful `fsync` the receiver makes (``FaultInjection``): a
+        /// folder's entries or a file's bytes are now what the disk keeps.
+        var observer: FaultInjection.Rule {
+            .observe(.fsync) { fd in
+                self.lock.lock(); defer { self.lock.unlock() }
+                var info = stat()
+                fstat(fd, &info)
+                if info.st_mode & S_IFMT == S_IFDIR {
                     let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? ""
                     if self.tracked.contains(path) { self.folders[path] = Self.listing(path) }
-                    self.images.append(self.image())
-                    return 0
-                })
+                } else {
+                    // Through /proc: the descriptor may be write-only (a copy being made).
+                    self.contents[Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = FileManager.default.contents(atPath: "/proc/self/fd/\(fd)") ?? Data()
+                }
+                self.images.append(self.image())
+            }
         }
     }
 
@@ -98,8 +95,7 @@ import UniformTypes
         let disk = Disk(tracked: [container.inbox, work], library: container.library)
         var mover = InboxMover(container: container, manifest: manifest)
         mover.destination = work
-        mover.flush = disk.layer
-        let results = try mover.moveAll()
+        let results = try FaultInjection.with([disk.observer]) { try mover.moveAll() }
         #expect(results.allSatisfy { if case .moved = $0.outcome { true } else { false } })
         #expect(disk.images.count > (acrossFileSystems ? 10 : 6), "\(disk.images.count) flushes")
 
@@ -147,7 +143,7 @@ import UniformTypes
             }
             #expect(stored.values.filter { $0 == Data("already there".utf8) }.count == 1, "image \(k): the existing file")
             let rows = try restored.entries()
-            #expect(rows.count == 4 && rows.allSatisfy { $0.status == "stored" }, "image \(k): \(rows.map(\.status))")
+            #expect(rows.count == 4 && rows.allSatisfy { $0.status == .stored }, "image \(k): \(rows.map(\.status))")
             for row in rows {
                 #expect(row.storedName.flatMap { stored[$0] }.map { String(decoding: $0, as: UTF8.self).hasPrefix("document") } == true,
                         "image \(k): row for \(row.storedName ?? "-") disagrees with the disk")

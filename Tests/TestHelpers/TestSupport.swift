@@ -29,6 +29,11 @@ public enum TestSupport {
     /// The built `inboxd`.
     public static var inboxd: String { productsDirectory.appendingPathComponent("inboxd").path }
 
+    /// Calls `body` with `bytes` as a NUL-terminated C string (names that need not be UTF-8).
+    public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+    }
+
     /// The Foundation-based plutil that ships with the Swift toolchain: the peer we match.
     public static let toolchainPlutil: String? = {
         for candidate in ["/opt/swift/usr/bin/plutil", "/usr/bin/plutil"] where FileManager.default.isExecutableFile(atPath: candidate) {

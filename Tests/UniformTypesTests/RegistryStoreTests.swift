@@ -123,10 +123,12 @@ import Testing
         #expect(try uti(root, ["for-extension", "person"]).out.hasPrefix("dyn."))
     }
 
-    /// A relative `--root` is relative to the working directory (it once created `/NAME`).
-    @Test func aRelativeRootIsCreatedWhereTheCommandRuns() throws {
+    /// A relative `--root` is relative to the working directory (it once created `/NAME`); a
+    /// query on an existing root keeps its registry there.
+    @Test func aRelativeRootIsTakenWhereTheCommandRuns() throws {
         let dir = try TestSupport.temporaryDirectory()
         let name = "relative-root-\(getpid())"
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(name + "/device"), withIntermediateDirectories: true)
         let run = try TestSupport.run("/bin/sh", ["-c", "cd '\(dir.path)' && '\(TestSupport.uti)' --root \(name)/device conforms public.png public.data"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + "/device/registry.bin").path))

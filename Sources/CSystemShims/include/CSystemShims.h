@@ -4,6 +4,7 @@
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
 #include <fcntl.h>
+#include <spawn.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -40,4 +41,9 @@ static inline int di_no_other_writer(int fd) {
 static inline int di_signalfd(const sigset_t *mask) {
     return signalfd(-1, mask, SFD_CLOEXEC);
 }
+/// pipe2(2) with O_CLOEXEC: both ends closed in started programs.
+int di_pipe_cloexec(int fds[2]);
+
+/// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child starts in `path`.
+int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 #endif

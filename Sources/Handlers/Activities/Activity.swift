@@ -1,9 +1,5 @@
 import UniformTypes
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
 
 /// Something besides an app that can take the documents: a built-in action or an app's share
 /// extension. Built-ins appear only when they can work on this machine.
@@ -43,15 +39,15 @@ public struct Activity: Sendable, Hashable {
             result.append(Activity(activityType: saveToSenderType, name: "Save to \(sender)", kind: .saveToSender(sender),
                                    reason: "the sender \(sender) is a registered app"))
         }
-        if FileSystem.commandExists("lp") {
+        if Environment.findExecutable("lp") != nil {
             result.append(Activity(activityType: printType, name: "Print", kind: .print, reason: "lp is installed"))
         }
         if count == 1 {
             // The display is checked first: without one, no clipboard program is looked for.
-            if getenv("WAYLAND_DISPLAY") != nil, FileSystem.commandExists("wl-copy") {
+            if Environment.value("WAYLAND_DISPLAY") != nil, Environment.findExecutable("wl-copy") != nil {
                 result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "wl-copy"),
                                        reason: "wl-copy is installed and a Wayland display is set"))
-            } else if getenv("DISPLAY") != nil, FileSystem.commandExists("xclip") {
+            } else if Environment.value("DISPLAY") != nil, Environment.findExecutable("xclip") != nil {
                 result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "xclip"),
                                        reason: "xclip is installed and an X display is set"))
             }

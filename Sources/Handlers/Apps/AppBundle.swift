@@ -1,3 +1,4 @@
+import SystemCalls
 import PropertyLists
 import UniformTypes
 
@@ -82,6 +83,12 @@ public struct AppBundle: Sendable, Hashable {
             }
         }
         return decode(indices.sorted(), in: registry)
+    }
+
+    /// The registered app with this bundle identifier, as the registry recorded it.
+    public static func registered(_ bundleIdentifier: String, in registry: TypeRegistry) -> AppBundle? {
+        let matches = (0..<registry.appRecordCount).filter { registry.appIdentifier($0) == bundleIdentifier }
+        return decode(matches, in: registry).first
     }
 
     /// Whether an app with this bundle identifier is registered.

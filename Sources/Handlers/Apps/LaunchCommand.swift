@@ -26,7 +26,7 @@ public struct LaunchCommand: Sendable, Hashable {
 
     /// The command line for one delivery, the program resolved against `bundlePath`.
     public func expanded(bundlePath: String, documentPath: String, sourceApplication: String, requestPath: String) -> [String] {
-        let url = "file://" + Self.percentEncoded(documentPath)
+        let url = Self.fileURL(documentPath)
         var result: [String] = []
         for (index, word) in arguments.enumerated() {
             if index == 0 {
@@ -51,6 +51,9 @@ public struct LaunchCommand: Sendable, Hashable {
         }
         return result
     }
+
+    /// The `file://` URL of an absolute path.
+    public static func fileURL(_ path: String) -> String { "file://" + percentEncoded(path) }
 
     /// A path as a URL path: unreserved bytes and `/` kept, everything else percent-encoded.
     static func percentEncoded(_ path: String) -> String {

@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyLists
+import SystemCalls
 import SystemPackage
 import UniformTypes
 
@@ -33,7 +34,9 @@ public struct HandlerDefaults: Sendable {
     public mutating func set(_ type: String, to bundleIdentifier: String?) throws(HandlerError) {
         for key in entries.keys where TypeIdentifierSyntax.normalized(key) == TypeIdentifierSyntax.normalized(type) { entries[key] = nil }
         if let bundleIdentifier { entries[type] = bundleIdentifier }
-        if let slash = path.lastIndex(of: "/") { try FileSystem.makeFolders(String(path[..<slash])) }
+        if let slash = path.lastIndex(of: "/") {
+            do { try FileSystem.makeDirectories(String(path[..<slash])) } catch { throw .system(error) }
+        }
         let value = PropertyList.dictionary(OrderedDictionary(uniqueKeysWithValues: entries.map { ($0.key, PropertyList.string($0.value)) }))
         do { try FileContents.write(try XMLPropertyListWriter().write(value), to: FilePath(path)) } catch { throw .refused("\(path): \(error)") }
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 import UniformTypes
 
 /// An app's container on a device root, in the iOS layout:
@@ -6,17 +7,21 @@ import UniformTypes
 /// Files delivered to the Inbox are read-only (mode 0444): the app reads and deletes them there,
 /// and moves them out before working on them.
 public struct AppContainer: Sendable, Hashable {
-    /// The container folder.
+    /// The bundle identifier it belongs to.
+    public var bundleIdentifier: String
+    /// The container folder (absolute when the device root is).
     public var path: String
 
     /// The container of `bundleIdentifier` on `root`.
-    /// - Throws: ``HandlerError/refused(_:)`` for an identifier that is not a plain folder name.
+    /// - Throws: ``HandlerError/invalidBundleIdentifier(_:)`` for an identifier that is not a
+    ///   plain folder name.
     public init(bundleIdentifier: String, on root: DeviceRoot) throws(HandlerError) {
         guard !bundleIdentifier.isEmpty, bundleIdentifier != ".", bundleIdentifier != "..",
               !bundleIdentifier.contains("/"), !bundleIdentifier.utf8.contains(0) else {
-            throw .refused("\"\(bundleIdentifier)\" cannot name a container")
+            throw .invalidBundleIdentifier(bundleIdentifier)
         }
-        path = root.path + "/Containers/" + bundleIdentifier
+        self.bundleIdentifier = bundleIdentifier
+        path = root.containersDirectory + "/" + bundleIdentifier
     }
 
     /// `Documents/`: the app's working storage.
@@ -27,11 +32,25 @@ public struct AppContainer: Sendable, Hashable {
     public var library: String { path + "/Library" }
     /// `Library/OpenRequests/`: one property list per open request.
     public var openRequests: String { path + "/Library/OpenRequests" }
+    /// `Library/Quarantine/`: what the receiver refused, with the reason in its manifest.
+    public var quarantine: String { path + "/Library/Quarantine" }
+    /// `Library/Manifest.sqlite`: the receiver's journal and record of moves.
+    public var manifest: String { path + "/Library/Manifest.sqlite" }
     /// `tmp/`: where deliveries are written before they are renamed into the Inbox.
     public var temporary: String { path + "/tmp" }
 
+    /// Whether the container folder exists.
+    public var exists: Bool { FileSystem.isDirectory(path) }
+
     /// Creates the folders that are missing.
     public func create() throws(HandlerError) {
-        for folder in [documents, inbox, library, openRequests, temporary] { try FileSystem.makeFolders(folder) }
+        for folder in [documents, inbox, library, openRequests, temporary] {
+            do { try FileSystem.makeDirectories(folder) } catch { throw .system(error) }
+        }
+    }
+
+    /// The bundle identifiers of every container on `root`, sorted (hidden names left out).
+    public static func identifiers(on root: DeviceRoot) -> [String] {
+        FileSystem.entries(of: root.containersDirectory).filter { !$0.hasPrefix(".") }.sorted()
     }
 }

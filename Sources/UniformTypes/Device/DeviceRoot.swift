@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
 
 /// The folder that stands for a device: registered apps, the compiled type registry, and (for the
 /// handler and receiver engines) each app's container.
@@ -11,29 +7,54 @@ import Musl
 /// ROOT/Apps/NAME          a registered app: an .app bundle, a link to one, or a link to an Info.plist
 /// ROOT/UTIs/              optional: a catalog that replaces the built-in one for this device
 /// ROOT/registry.bin       the compiled registry, rebuilt when any source changes
+/// ROOT/Containers/ID/     each app's container (Documents/Inbox, Library, tmp)
+/// ROOT/Preferences/       the user's choices (default handlers)
 /// ```
 ///
 /// Chosen, in order: `--root DIR`, the `DOCUMENT_INTERCHANGE_ROOT` environment variable,
-/// `$XDG_DATA_HOME/document-interchange`, `~/.local/share/document-interchange`.
+/// `$XDG_DATA_HOME/document-interchange`, `~/.local/share/document-interchange`. The path is
+/// always absolute (a relative one is taken against the working folder), so that everything
+/// derived from it (document paths in open requests, `file://` URLs) is absolute too.
 public struct DeviceRoot: Sendable, Hashable {
-    /// The root folder.
-    public var path: String
+    /// Where the choice of root came from.
+    public enum Origin: Sendable, Hashable {
+        /// Named on the command line (or by the caller).
+        case explicit
+        /// The `DOCUMENT_INTERCHANGE_ROOT` environment variable.
+        case environment
+        /// The user's default under the XDG data folder.
+        case userDefault
+    }
 
-    /// A device root at `path`.
-    public init(path: String) { self.path = path }
+    /// The root folder, absolute.
+    public var path: String
+    /// Where the choice came from: a root that does not exist is a mistake when it was named,
+    /// and simply not set up yet when it is the user's default.
+    public var origin: Origin
+
+    /// A device root at `path` (made absolute).
+    public init(path: String, origin: Origin = .explicit) {
+        self.path = (try? CurrentProcess.absolutePath(path)) ?? path
+        self.origin = origin
+    }
 
     /// The environment variable that names a device root.
     public static let environmentVariable = "DOCUMENT_INTERCHANGE_ROOT"
 
     /// The root the tools use: `explicit` if given, else from the environment, else the XDG default.
     public static func resolve(explicit: String?) -> DeviceRoot {
-        if let explicit { return DeviceRoot(path: explicit) }
-        if let env = environment(environmentVariable), !env.isEmpty { return DeviceRoot(path: env) }
-        if let xdg = environment("XDG_DATA_HOME"), xdg.hasPrefix("/") { return DeviceRoot(path: xdg + "/document-interchange") }
-        return DeviceRoot(path: (environment("HOME") ?? "/tmp") + "/.local/share/document-interchange")
+        if let explicit { return DeviceRoot(path: explicit, origin: .explicit) }
+        if let env = Environment.value(environmentVariable), !env.isEmpty { return DeviceRoot(path: env, origin: .environment) }
+        if let xdg = Environment.value("XDG_DATA_HOME"), xdg.hasPrefix("/") {
+            return DeviceRoot(path: xdg + "/document-interchange", origin: .userDefault)
+        }
+        return DeviceRoot(path: Environment.home + "/.local/share/document-interchange", origin: .userDefault)
     }
 
-    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    static func environment(_ name: String) -> String? { Environment.value(name) }
+
+    /// Whether the root folder exists.
+    public var exists: Bool { FileSystem.isDirectory(path) }
 
     /// Where registered apps are.
     public var appsDirectory: String { path + "/Apps" }
@@ -41,4 +62,8 @@ public struct DeviceRoot: Sendable, Hashable {
     public var registryFile: String { path + "/registry.bin" }
     /// A catalog that replaces the built-in one for this device, if present.
     public var catalogDirectory: String { path + "/UTIs" }
+    /// Where apps' containers are.
+    public var containersDirectory: String { path + "/Containers" }
+    /// The user's choices (default handlers).
+    public var preferencesDirectory: String { path + "/Preferences" }
 }

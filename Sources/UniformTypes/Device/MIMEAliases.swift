@@ -1,3 +1,4 @@
+import SystemCalls
 import PropertyLists
 
 /// MIME type aliases from the freedesktop.org shared MIME database (`mime/aliases` under each

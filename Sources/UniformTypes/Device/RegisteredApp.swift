@@ -1,3 +1,4 @@
+import SystemCalls
 import PropertyLists
 
 /// An app registered on a device root, located by its entry in `Apps/`.

@@ -1,3 +1,4 @@
+import SystemCalls
 import PropertyLists
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ public enum Registration {
 
     /// Creates `ROOT/Apps` if needed.
     public static func ensureAppsDirectory(_ root: DeviceRoot) throws(FileSystemError) {
-        try FileSystem.makeDirectories(root.appsDirectory)
+        do { try FileSystem.makeDirectories(root.appsDirectory) } catch { throw FileSystemError(error) }
     }
 
     /// Registers the bundle or Info.plist at `path`; returns the entry's name.

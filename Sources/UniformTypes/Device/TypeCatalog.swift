@@ -1,3 +1,4 @@
+import SystemCalls
 import OrderedCollections
 import PropertyLists
 #if canImport(Glibc)
@@ -12,25 +13,59 @@ public enum TypeCatalog {
     /// The environment variable that names a catalog folder.
     public static let environmentVariable = "DOCUMENT_INTERCHANGE_CATALOG"
 
-    /// The catalog folder to use: the environment variable, the device root's own `UTIs/`, then
-    /// `UTIs/` found beside or above the running executable (a build tree or an install prefix).
+    /// The catalog folder to use: the first of ``candidates(for:)`` that exists.
     public static func directory(for root: DeviceRoot) -> String? {
-        if let env = DeviceRoot.environment(environmentVariable), !env.isEmpty { return env }
-        if FileSystem.isDirectory(root.catalogDirectory) { return root.catalogDirectory }
-        // Plain buffers and string slicing only: this runs in every query process, where each new
-        // array type costs a run-time metadata lookup.
-        let executable: String? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
-            let n = readlink("/proc/self/exe", buffer.baseAddress!, 4095)
-            return n > 0 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self) : nil
+        candidates(for: root).first { FileSystem.isDirectory($0) }
+    }
+
+    /// Where a catalog is looked for, in order: the environment variable, the device root's own
+    /// `UTIs/`, the install layout beside the running executable (`PREFIX/bin/TOOL` →
+    /// `PREFIX/share/document-interchange/UTIs`), and, for a tool run from a build tree
+    /// (`CHECKOUT/.build/…/TOOL`), the checkout's `UTIs/`.
+    public static func candidates(for root: DeviceRoot) -> [String] {
+        var places: [String] = []
+        if let env = Environment.value(environmentVariable), !env.isEmpty { places.append(env) }
+        places.append(root.catalogDirectory)
+        if let executable = CurrentProcess.executablePath(), let slash = executable.lastIndex(of: "/") {
+            let bin = String(executable[..<slash])
+            if let up = bin.lastIndex(of: "/") {
+                places.append(String(bin[..<up]) + "/share/document-interchange/UTIs")
+            }
+            if let checkout = Self.checkout(containing: executable) { places.append(checkout + "/UTIs") }
         }
-        guard var dir = executable else { return nil }
-        for _ in 0..<5 {
-            guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { break }
-            dir = String(dir[..<slash])
-            if FileSystem.isDirectory(dir + "/UTIs") { return dir + "/UTIs" }
-            if FileSystem.isDirectory(dir + "/share/document-interchange/UTIs") { return dir + "/share/document-interchange/UTIs" }
+        return places
+    }
+
+    /// The folder that holds the build folder (`.build`, `.build-NAME`, `.build_NAME`) the
+    /// executable at `path` is in, if it is in one. Scanned by hand: this runs in every query
+    /// process, where string-search generics cost run-time metadata.
+    static func checkout(containing path: String) -> String? {
+        let bytes = Array(path.utf8)
+        let marker: [UInt8] = Array("/.build".utf8)
+        var i = 0
+        while i + marker.count < bytes.count {
+            if bytes[i] == 0x2F, Array(bytes[i..<(i + marker.count)]) == marker {
+                let next = bytes[i + marker.count]
+                if next == 0x2F || next == 0x2D || next == 0x5F { return String(decoding: bytes[..<i], as: UTF8.self) }
+            }
+            i += 1
         }
         return nil
+    }
+
+    /// Why no catalog could be used: the places looked in.
+    public struct NotFound: Error, Sendable, CustomStringConvertible {
+        /// Every place looked in, in order.
+        public var lookedIn: [String]
+        /// "no type catalog found; looked in …".
+        public var description: String { "no type catalog found; looked in " + lookedIn.joined(separator: ", ") }
+    }
+
+    /// The catalog folder, or an error naming every place looked in.
+    public static func required(for root: DeviceRoot) throws(NotFound) -> String {
+        let places = candidates(for: root)
+        guard let found = places.first(where: { FileSystem.isDirectory($0) }) else { throw NotFound(lookedIn: places) }
+        return found
     }
 
     /// The catalog's files, sorted.
@@ -74,7 +109,7 @@ public enum RegistryStore {
             // The folder's own status changes whenever a file is added, removed or replaced by a
             // rename (as package managers and most editors save); each file's inode comes from the
             // listing itself. One `stat` and one `getdents` instead of a `stat` per file.
-            append(catalog, FileSystem.status(catalog), to: &out)
+            append(catalog, FileSystem.rawStatus(catalog), to: &out)
             // Each `.plist` entry's name and inode hashed (FNV-1a) and combined in an order-free
             // way (count, sum, xor), straight from the directory buffer: no strings, no sort.
             var count: UInt64 = 0, sum: UInt64 = 0, mixed: UInt64 = 0
@@ -92,13 +127,13 @@ public enum RegistryStore {
             for value in [count, sum, mixed] { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
             out.append(0x0A)
         }
-        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.status(path), to: &out) }
+        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.rawStatus(path), to: &out) }
         return out
     }
 
     static func fingerprint(of paths: [String]) -> [UInt8] {
         var out: [UInt8] = []
-        for path in paths { append(path, FileSystem.status(path), to: &out) }
+        for path in paths { append(path, FileSystem.rawStatus(path), to: &out) }
         return out
     }
 
@@ -116,23 +151,41 @@ public enum RegistryStore {
     /// The registry for `root`, mapped from its file when current, else rebuilt and written.
     public static func open(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> TypeRegistry {
         let fingerprint = fingerprint(root: root, catalog: catalog)
-        if let mapped = try? TypeRegistry(mapping: root.registryFile), mapped.fingerprint == fingerprint {
+        // A query never creates a device root: on a root that does not exist (the user's default,
+        // not set up yet) the catalog's compilation is kept in the user's cache folder instead.
+        let file = root.exists ? root.registryFile : cacheFile(catalog: catalog)
+        if let mapped = try? TypeRegistry(mapping: file), mapped.fingerprint == fingerprint {
             return mapped
         }
-        do {
-            return try rebuild(root: root, catalog: catalog).registry
-        } catch {
-            // A device root the user cannot write (a read-only checkout, a system location):
-            // answer from a registry built in memory rather than fail the query.
-            return compile(root: root, catalog: catalog).registry
+        let (registry, image, _) = compile(root: root, catalog: catalog)
+        if root.exists || FileSystem.isDirectory(cacheDirectory) || (try? FileSystem.makeDirectories(cacheDirectory)) != nil {
+            // A file the user cannot write (a read-only checkout, a system location): the query
+            // is answered from the registry built in memory all the same.
+            try? FileContents.write(image, to: .init(file))
         }
+        return registry
+    }
+
+    /// `$XDG_CACHE_HOME/document-interchange` (else `~/.cache/document-interchange`): where the
+    /// catalog's compilation is kept for queries on a device root that does not exist.
+    public static var cacheDirectory: String {
+        if let xdg = Environment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/document-interchange" }
+        return Environment.home + "/.cache/document-interchange"
+    }
+
+    /// The cache file for `catalog` (one per catalog folder, so that a build tree and an
+    /// installed copy do not rebuild each other's).
+    static func cacheFile(catalog: String?) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (catalog ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return cacheDirectory + "/registry-" + String(hash, radix: 16) + ".bin"
     }
 
     /// Reads every source and writes a new registry file.
     @discardableResult
     public static func rebuild(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> (registry: TypeRegistry, report: BuildReport) {
         let (registry, image, report) = compile(root: root, catalog: catalog)
-        try FileSystem.makeDirectories(root.path)
+        do { try FileSystem.makeDirectories(root.path) } catch { throw FileSystemError(error) }
         do { try FileContents.write(image, to: .init(root.registryFile)) } catch { throw FileSystemError(error.message) }
         return (registry, report)
     }

@@ -21,9 +21,10 @@ app = "com.example.crash"
 options = ["--root", root, "--app", app]
 if len(sys.argv) > 5:
     options += ["--working-folder", tempfile.mkdtemp(prefix="crash-driver-", dir=sys.argv[5])]
-subprocess.run([inboxd, "once"] + options, check=True, stdout=subprocess.DEVNULL)
 container = os.path.join(root, "Containers", app)
 inbox = os.path.join(container, "Documents", "Inbox")
+# The app's container, as a first delivery makes it (inboxd creates no container for a name).
+os.makedirs(inbox)
 documents = options[-1] if len(options) > 4 else os.path.join(container, "Documents")
 staging = os.path.join(root, "staging")
 os.makedirs(staging)
@@ -72,8 +73,11 @@ for k in range(kills):
     manifest = os.path.join(container, "Library", "Manifest.sqlite")
     if os.path.exists(manifest):
         with sqlite3.connect(manifest) as check:
-            if check.execute("SELECT COUNT(*) FROM moves WHERE status IN ('moving', 'copied')").fetchone()[0]:
-                interrupted += 1
+            try:
+                if check.execute("SELECT COUNT(*) FROM moves WHERE status IN ('moving', 'copied')").fetchone()[0]:
+                    interrupted += 1
+            except sqlite3.OperationalError:
+                pass   # killed while it was creating the manifest: nothing was moving yet
 subprocess.run([inboxd, "once"] + options, check=True, stdout=subprocess.DEVNULL)
 print("root=%s working_folder=%s" % (root, documents), file=sys.stderr)
 

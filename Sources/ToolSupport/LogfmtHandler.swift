@@ -1,9 +1,6 @@
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import PropertyLists
+import SystemCalls
 
 /// Writes each log event as one logfmt line on stderr:
 /// `time=2026-11-22T19:04:05.123Z level=info msg=moved app=com.example.notes name="a b.txt"`.
@@ -11,22 +8,25 @@ import Musl
 /// swift-log's own `StreamLogHandler` prints metadata values unquoted, so a file name with a
 /// space or `=` (which a hostile sender may choose) would make its lines ambiguous; logfmt quotes
 /// such values, and journald, Loki and `grep` read it as it is.
-struct LogfmtHandler: LogHandler {
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
+public struct LogfmtHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    /// A handler at `level`.
+    public init(level: Logger.Level = .info) { logLevel = level }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         var line = "time=\(Self.timestamp()) level=\(event.level) msg=\(Self.quoted("\(event.message)"))"
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(Self.quoted("\(value)"))" }
         line += "\n"
         // One write per line: lines from several processes sharing stderr do not interleave.
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        Output.errorText(line)
     }
 
     /// The value as it is when it is a plain word, else in double quotes with `"`, `\` and
@@ -51,14 +51,10 @@ struct LogfmtHandler: LogHandler {
 
     /// UTC, milliseconds, ISO 8601.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let millis = Int(now.tv_nsec / 1_000_000)
-        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        let now = Clock.system.now()
+        let whole = now.rounded(.down)
+        let millis = Int((now - whole) * 1000)
+        let date = PropertyListDate(secondsSince1970: whole).iso8601   // 2026-11-24T10:00:00Z
+        return String(date.dropLast()) + "." + (millis < 10 ? "00" : millis < 100 ? "0" : "") + "\(millis)Z"
     }
 }

@@ -1,0 +1,81 @@
+import PropertyLists
+import SystemCalls
+import UniformTypes
+
+/// Carries out an activity the sheet offered, for an app or a tool: copies into a folder, saves
+/// into the sender's container, prints, copies to the clipboard, or delivers through a share
+/// extension. Everything a user decides (which folder, whether to create it) is decided before.
+public struct ActivityPerformer {
+    /// What one document became.
+    public enum Result: Sendable, Hashable {
+        /// Copied into a folder (copy-to-folder, save-to-sender), at this path.
+        case copied(document: String, to: String)
+        /// Sent to the printer.
+        case printed(documents: [String])
+        /// Put on the clipboard with this MIME type.
+        case copiedToClipboard(document: String, mimeType: String)
+        /// Delivered to the app that declares the share extension.
+        case delivered(document: String, app: AppBundle, result: Delivery.Result)
+    }
+
+    /// How documents reach apps (the sender, its annotation, whether apps are started).
+    public var delivery: Delivery
+    /// The apps, to find the one behind a share extension.
+    public var registry: TypeRegistry?
+
+    /// A performer delivering as `delivery` does.
+    public init(delivery: Delivery, registry: TypeRegistry? = nil) {
+        self.delivery = delivery
+        self.registry = registry
+    }
+
+    /// Performs `activity` on `documents`.
+    /// - Parameters:
+    ///   - destination: the folder for copy-to-folder; it must exist.
+    ///   - progress: called per document with bytes copied and the total.
+    public func perform(_ activity: Activity, on documents: [Sheet.Document], destination: String? = nil,
+                        progress: ((String) -> ((Int64, Int64) -> Void)?)? = nil) throws(HandlerError) -> [Result] {
+        switch activity.kind {
+        case .copyToFolder:
+            guard let destination else { throw .activityFailed(activity: activity.activityType, reason: "it needs a destination folder") }
+            guard FileSystem.isDirectory(destination) else { throw .activityFailed(activity: activity.activityType, reason: "there is no folder \(destination)") }
+            return try documents.map { document throws(HandlerError) in
+                .copied(document: document.path, to: try Delivery.copyWithoutReplacing(document.path, into: destination, temporaryFolder: destination,
+                                                                                         progress: progress?(document.path)))
+            }
+        case .saveToSender(let bundleIdentifier):
+            let container = try AppContainer(bundleIdentifier: bundleIdentifier, on: delivery.root)
+            try container.create()
+            return try documents.map { document throws(HandlerError) in
+                .copied(document: document.path, to: try Delivery.copyWithoutReplacing(document.path, into: container.documents,
+                                                                                         temporaryFolder: container.temporary,
+                                                                                         progress: progress?(document.path)))
+            }
+        case .print:
+            let finished: Spawn.Finished
+            do { finished = try Spawn.run(["lp"] + documents.map(\.path)) } catch { throw .system(error) }
+            guard finished.status == 0 else { throw .activityFailed(activity: activity.activityType, reason: "lp exited with status \(finished.status)") }
+            return [.printed(documents: documents.map(\.path))]
+        case .copyToClipboard(let program):
+            let document = documents[0]
+            let bytes: [UInt8]
+            do { bytes = try FileSystem.read(document.path) } catch { throw .system(error) }
+            let mime = document.type.preferredMIMEType ?? "application/octet-stream"
+            let command = program == "wl-copy" ? ["wl-copy", "--type", mime] : ["xclip", "-selection", "clipboard", "-t", mime, "-i"]
+            let finished: Spawn.Finished
+            do { finished = try Spawn.run(command, input: bytes) } catch { throw .system(error) }
+            guard finished.status == 0 else { throw .activityFailed(activity: activity.activityType, reason: "\(program) exited with status \(finished.status)") }
+            return [.copiedToClipboard(document: document.path, mimeType: mime)]
+        case .shareExtension(let bundleIdentifier):
+            guard let app = registry.flatMap({ AppBundle.registered(bundleIdentifier, in: $0) })
+                    ?? AppBundle.all(on: delivery.root).apps.first(where: { $0.bundleIdentifier == bundleIdentifier }) else {
+                throw .noSuchApp(bundleIdentifier)
+            }
+            return try documents.map { document throws(HandlerError) in
+                .delivered(document: document.path, app: app,
+                           result: try delivery.deliver(document.path, type: document.type.identifier, to: app, activity: activity.activityType,
+                                                        progress: progress?(document.path)))
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import OrderedCollections
+import PropertyLists
+import SystemCalls
+
+/// An open request: what a sender writes into the target app's `Library/OpenRequests/` (one XML
+/// property list per request) so that the app, or its receiver, knows what arrived, from whom,
+/// with which annotation and through which activity.
+///
+/// Order (the receiver's guarantee that it never judges a document before its request exists):
+/// the sender writes the request, flushed, *before* the document appears in the Inbox, with the
+/// document's identity (inode, device, size of the staged copy, which a rename keeps) and state
+/// ``State/arriving``; once the document is in the Inbox under its final name, the request is
+/// replaced by one naming that path, state ``State/delivered``. A receiver matches documents to
+/// requests by identity first, and by name for requests other senders wrote without one.
+public struct OpenRequest: Sendable, Equatable {
+    /// Whether the document has reached the Inbox yet.
+    public enum State: String, Sendable {
+        /// Written before the document is renamed into the Inbox; `documentPath` is the name it
+        /// will get unless that is taken.
+        case arriving
+        /// The document is in the Inbox at `documentPath` (or opened in place).
+        case delivered
+    }
+
+    /// The document as the app receives it: its Inbox copy, or the original when opened in place.
+    public var documentPath: String
+    /// Where the sender's document is.
+    public var originalPath: String?
+    /// Its type identifier, as the sender judged it.
+    public var documentType: String?
+    /// The sender's bundle identifier, as the sender states it (not verified on Linux).
+    public var sourceApplication: String?
+    /// The app the request is for.
+    public var targetApplication: String?
+    /// Whether the app opens the original in place (no Inbox copy).
+    public var opensInPlace = false
+    /// When the request was made (seconds since 1970).
+    public var time: Double?
+    /// The property-list value the sender passed along (`annotation` on iOS).
+    public var annotation: PropertyList?
+    /// The activity that took the document (a share extension's identifier), when not the app itself.
+    public var activity: String?
+    /// The delivered copy's inode, device and size: its identity whatever name it ends up with.
+    public var identity: DocumentIdentity?
+    /// Whether the document has arrived.
+    public var state: State = .delivered
+
+    /// A request for `documentPath`.
+    public init(documentPath: String) { self.documentPath = documentPath }
+
+    /// The keys, one source for writer and readers.
+    enum Key {
+        static let documentPath = "DocumentPath", originalPath = "OriginalPath", documentType = "DocumentType"
+        static let sourceApplication = "SourceApplication", targetApplication = "TargetApplication"
+        static let opensInPlace = "OpensInPlace", time = "Time", annotation = "Annotation", activity = "Activity"
+        static let inode = "DocumentInode", device = "DocumentDevice", size = "DocumentSize", state = "DeliveryState"
+    }
+
+    /// The request as a property list.
+    public var propertyList: PropertyList {
+        var entries: OrderedDictionary<String, PropertyList> = [Key.documentPath: .string(documentPath)]
+        if let originalPath { entries[Key.originalPath] = .string(originalPath) }
+        if let documentType { entries[Key.documentType] = .string(documentType) }
+        if let sourceApplication { entries[Key.sourceApplication] = .string(sourceApplication) }
+        if let targetApplication { entries[Key.targetApplication] = .string(targetApplication) }
+        entries[Key.opensInPlace] = .bool(opensInPlace)
+        if let time { entries[Key.time] = .date(PropertyListDate(secondsSince1970: time)) }
+        if let annotation { entries[Key.annotation] = annotation }
+        if let activity { entries[Key.activity] = .string(activity) }
+        if let identity {
+            entries[Key.inode] = .integer(Int64(bitPattern: identity.inode))
+            entries[Key.device] = .integer(Int64(bitPattern: identity.device))
+            entries[Key.size] = .integer(identity.size)
+        }
+        entries[Key.state] = .string(state.rawValue)
+        return .dictionary(entries)
+    }
+
+    /// Reads a request; `nil` when the value has no `DocumentPath` string.
+    public init?(_ plist: PropertyList) {
+        guard let path = plist[Key.documentPath]?.stringValue else { return nil }
+        documentPath = path
+        originalPath = plist[Key.originalPath]?.stringValue
+        documentType = plist[Key.documentType]?.stringValue
+        sourceApplication = plist[Key.sourceApplication]?.stringValue
+        targetApplication = plist[Key.targetApplication]?.stringValue
+        opensInPlace = plist[Key.opensInPlace]?.boolValue ?? false
+        if case .date(let date)? = plist[Key.time] { time = date.secondsSince1970 }
+        annotation = plist[Key.annotation]
+        activity = plist[Key.activity]?.stringValue
+        if case .integer(let inode)? = plist[Key.inode], case .integer(let device)? = plist[Key.device], case .integer(let size)? = plist[Key.size] {
+            identity = DocumentIdentity(inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device), size: size)
+        }
+        state = plist[Key.state]?.stringValue.flatMap(State.init(rawValue:)) ?? .delivered
+    }
+
+    /// The last component of ``documentPath``: the document's name in the Inbox.
+    public var documentName: String { String(documentPath.split(separator: "/").last ?? "") }
+
+    /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed).
+    /// - Returns: the file's path.
+    public func write(into folder: String, clock: Clock = .system) throws(HandlerError) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let name = "\(Int64(clock.now() * 1e9))-\(CurrentProcess.id)-\(String(generator.next(), radix: 16)).plist"
+        let path = folder + "/" + name
+        try replace(at: path)
+        return path
+    }
+
+    /// Replaces the request file at `path` with this request (atomically: a reader sees the old
+    /// request or the new one).
+    public func replace(at path: String) throws(HandlerError) {
+        let bytes: [UInt8]
+        do { bytes = try XMLPropertyListWriter().write(propertyList) } catch { throw .unreadableFile(path: path, reason: "\(error)") }
+        do { try AtomicFile.write(bytes, to: path) } catch { throw .system(error) }
+    }
+
+    /// Reads the request file at `path`.
+    public static func read(_ path: String) throws(HandlerError) -> OpenRequest {
+        let value: PropertyList
+        do { value = try PropertyListReader.read(contentsOf: .init(path)).value } catch {
+            throw .unreadableFile(path: path, reason: "\(error)")
+        }
+        guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath string") }
+        return request
+    }
+}
+
+/// A delivered file's identity: inode, device and size. A rename keeps all three, so the
+/// receiver knows the file whatever name the Inbox gave it.
+public struct DocumentIdentity: Sendable, Hashable {
+    public var inode: UInt64
+    public var device: UInt64
+    public var size: Int64
+
+    /// An identity.
+    public init(inode: UInt64, device: UInt64, size: Int64) {
+        self.inode = inode
+        self.device = device
+        self.size = size
+    }
+
+    /// The identity of a file with this status.
+    public init(_ status: FileStatus) {
+        self.init(inode: status.inode, device: status.device, size: status.size)
+    }
+}

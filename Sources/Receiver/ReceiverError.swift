@@ -1,0 +1,30 @@
+import Handlers
+import SystemCalls
+
+/// What stopped the receiver, as a value.
+public enum ReceiverError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A system call failed.
+    case system(SystemCallError)
+    /// The manifest (SQLite) failed: its path, SQLite's result code and message.
+    case manifest(path: String, code: Int32, message: String)
+    /// No device root at this path.
+    case noDeviceRoot(String)
+    /// No container and no registration for this app on the root.
+    case noSuchApp(String, root: String)
+    /// No type catalog: the receiver cannot type documents without one. Where it looked.
+    case noCatalog(lookedIn: [String])
+    /// A problem of the handler layer (containers, apps).
+    case handler(HandlerError)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .manifest(let path, let code, let message): "manifest \(path): \(message) (SQLite \(code))"
+        case .noDeviceRoot(let path): "no device root at \(path)"
+        case .noSuchApp(let id, let root): "no app \(id) on \(root) (neither registered nor with a container)"
+        case .noCatalog(let places): "no type catalog found; looked in " + places.joined(separator: ", ")
+        case .handler(let error): error.description
+        }
+    }
+}

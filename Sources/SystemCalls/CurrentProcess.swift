@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The running process: its identity, environment, working folder and executable.
+package enum CurrentProcess {
+    /// Its process id. The corresponding C function is `getpid`.
+    package static var id: Int32 { getpid() }
+
+    /// The path of the running executable (`/proc/self/exe`).
+    package static func executablePath() -> String? {
+        // Plain buffers and string slicing only: this runs in every query process, where each new
+        // array type costs a run-time metadata lookup.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            let n = readlink("/proc/self/exe", buffer.baseAddress!, 4095)
+            return n > 0 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self) : nil
+        }
+    }
+
+    /// The working folder. The corresponding C function is `getcwd`.
+    package static func workingDirectory() throws(SystemCallError) -> String {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { (buffer) throws(SystemCallError) -> String in
+            if let forced = FaultInjection.failure(of: .getcwd, path: nil) { throw SystemCallError(.getcwd, errno: forced) }
+            guard getcwd(buffer.baseAddress!, 4096) != nil else { throw SystemCallError(.getcwd, errno: .init(rawValue: errno)) }
+            return String(cString: buffer.baseAddress!)
+        }
+    }
+
+    /// `path` made absolute against the working folder, with `.` components and repeated slashes
+    /// removed (`..` is kept: a link may stand before it).
+    package static func absolutePath(_ path: String) throws(SystemCallError) -> String {
+        let joined = path.hasPrefix("/") ? path : try workingDirectory() + "/" + path
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) where part != "." { parts.append(part) }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Ends the process with `status` (buffers flushed, as C's `exit`).
+    package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// Ends the process at once with SIGKILL (crash-injection tests).
+    package static func killSelf() { _ = raise(SIGKILL) }
+
+    /// Whether standard input, output or error is a terminal.
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
+}
+
+/// The environment.
+package enum Environment {
+    /// The value of `name`, if set. The corresponding C function is `getenv`.
+    package static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    /// Every `NAME=value` entry.
+    package static func all() -> [String] {
+        var result: [String] = []
+        var index = 0
+        while let entry = environ[index] { result.append(String(cString: entry)); index += 1 }
+        return result
+    }
+
+    /// The user's home folder (`HOME`), else `/`.
+    package static var home: String { value("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/" }
+
+    /// Where an executable named `program` is on `PATH`, if anywhere.
+    package static func findExecutable(_ program: String) -> String? {
+        if program.contains("/") { return FileSystem.isExecutable(program) ? program : nil }
+        let path = value("PATH") ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = String(folder) + "/" + program
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,136 @@
+/// Shell completion scripts (bash, zsh, fish) made from the tool's declaration: verbs, options,
+/// choices, and file or folder names where an option or operand takes one.
+public enum Completions {
+    /// The shells a script can be made for.
+    public static let shells = ["bash", "zsh", "fish"]
+
+    /// The script for `shell`, or `nil` for another shell.
+    public static func script(_ spec: ToolSpec, shell: String) -> String? {
+        switch shell {
+        case "bash": bash(spec)
+        case "zsh": zsh(spec)
+        case "fish": fish(spec)
+        default: nil
+        }
+    }
+
+    static func function(_ spec: ToolSpec) -> String { "_" + spec.name.replacing("-", with: "_") }
+
+    static func bash(_ spec: ToolSpec) -> String {
+        let options = spec.allOptions + ToolSpec.standardOptions
+        let names = options.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) }
+        var valueCases = ""
+        for option in options {
+            guard let kind = option.value else { continue }
+            let pattern = ([option.name] + (option.short.map { [$0] } ?? [])).joined(separator: "|")
+            switch kind {
+            case .choice(let words): valueCases += "        \(pattern)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+            case .directory: valueCases += "        \(pattern)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
+            case .file: valueCases += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+            default: valueCases += "        \(pattern)) return ;;\n"
+            }
+        }
+        let verbs = spec.verbs.map(\.name).joined(separator: " ")
+        return """
+        # bash completion for \(spec.name), generated from its declaration (\(spec.name) --generate-completion bash)
+        \(function(spec))() {
+            local cur prev verb i
+            cur="${COMP_WORDS[COMP_CWORD]}"
+            prev="${COMP_WORDS[COMP_CWORD-1]}"
+            case "$prev" in
+        \(valueCases)    esac
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "\(names.joined(separator: " "))" -- "$cur"))
+                return
+            fi
+            verb=""
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                case " \(verbs) " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
+            done
+            if [[ -z "$verb" && -n "\(verbs)" ]]; then
+                COMPREPLY=($(compgen -W "\(verbs)" -- "$cur"))
+                \(spec.operands == nil ? "" : "COMPREPLY+=($(compgen -f -- \"$cur\"))")
+                return
+            fi
+            COMPREPLY=($(compgen -f -- "$cur"))
+        }
+        complete -o filenames -F \(function(spec)) \(spec.name)
+
+        """
+    }
+
+    static func zsh(_ spec: ToolSpec) -> String {
+        func escaped(_ text: String) -> String {
+            text.replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]").replacing(":", with: "\\:")
+        }
+        func argument(_ option: OptionSpec) -> String {
+            var action = ""
+            if let kind = option.value {
+                switch kind {
+                case .choice(let words): action = ":\(escaped(kind.placeholder)):(\(words.joined(separator: " ")))"
+                case .directory: action = ":directory:_files -/"
+                case .file: action = ":file:_files"
+                default: action = ":\(escaped(option.placeholder ?? kind.placeholder)): "
+                }
+            }
+            let body = "[\(escaped(option.help))]\(action)'"
+            let star = option.repeatable ? "*" : ""
+            if let short = option.short { return "    '(\(short) \(option.name))'\(star.isEmpty ? "" : "'*'"){\(short),\(option.name)}'\(body)" }
+            return "    '\(star)\(option.name)\(body)"
+        }
+        let options = (spec.allOptions + ToolSpec.standardOptions).map(argument)
+        let verbs = spec.verbs.map { "        '\($0.name):\(escaped($0.summary))'" }
+        let tail = spec.verbs.isEmpty ? "'*:file:_files'" : "'1: :->verb' '*:file:_files'"
+        let verbState = spec.verbs.isEmpty ? "" : "[[ $state == verb ]] && _describe -t verbs 'verb' verbs" + (spec.operands == nil ? "" : " && _files")
+        return """
+        #compdef \(spec.name)
+        # zsh completion for \(spec.name), generated from its declaration (\(spec.name) --generate-completion zsh)
+        \(function(spec))() {
+            local -a verbs
+            verbs=(
+        \(verbs.joined(separator: "\n"))
+            )
+            local state
+            _arguments -s \\
+        \(options.joined(separator: " \\\n")) \\
+                \(tail)
+            \(verbState)
+        }
+        \(function(spec)) "$@"
+
+        """
+    }
+
+    static func fish(_ spec: ToolSpec) -> String {
+        func quoted(_ s: String) -> String { "'" + s.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'" }
+        var out = "# fish completion for \(spec.name), generated from its declaration (\(spec.name) --generate-completion fish)\n"
+        let verbNames = spec.verbs.map(\.name).joined(separator: " ")
+        if !spec.verbs.isEmpty {
+            for verb in spec.verbs {
+                out += "complete -c \(spec.name) -f -n '__fish_use_subcommand' -a \(verb.name) -d \(quoted(verb.summary))\n"
+            }
+        }
+        func line(_ option: OptionSpec, condition: String?) -> String {
+            var parts = ["complete -c \(spec.name)"]
+            if let condition { parts.append("-n \(quoted(condition))") }
+            if option.name.hasPrefix("--") { parts.append("-l \(option.name.dropFirst(2))") } else { parts.append("-o \(option.name.dropFirst())") }
+            if let short = option.short { parts.append("-s \(short.dropFirst())") }
+            if let kind = option.value {
+                switch kind {
+                case .choice(let words): parts.append("-x -a \(quoted(words.joined(separator: " ")))")
+                case .file: parts.append("-r -F")
+                case .directory: parts.append("-r -x -a '(__fish_complete_directories)'")
+                default: parts.append("-x")
+                }
+            }
+            parts.append("-d \(quoted(option.help))")
+            return parts.joined(separator: " ") + "\n"
+        }
+        for option in spec.options + ToolSpec.standardOptions { out += line(option, condition: nil) }
+        for verb in spec.verbs {
+            for option in verb.options { out += line(option, condition: "__fish_seen_subcommand_from \(verb.name)") }
+        }
+        if !verbNames.isEmpty && spec.operands == nil { out += "complete -c \(spec.name) -n 'not __fish_use_subcommand' -F\n" }
+        return out
+    }
+}

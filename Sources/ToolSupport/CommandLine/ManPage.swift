@@ -1,0 +1,51 @@
+/// A man page (section 1, troff `man` macros) made from the tool's declaration.
+public enum ManPage {
+    /// The page for `spec`, dated `date` (YYYY-MM-DD), for `version`.
+    public static func page(_ spec: ToolSpec, version: String, date: String) -> String {
+        var out = ".TH \(spec.name.uppercased()) 1 \"\(date)\" \"document-interchange \(version)\" \"User Commands\"\n"
+        out += ".SH NAME\n\(escape(spec.name)) \\- \(escape(spec.summary))\n.SH SYNOPSIS\n"
+        if let operands = spec.operands { out += ".B \(spec.name)\n[\\fIOPTIONS\\fR] \(escape(operands))\n.br\n" }
+        for verb in spec.verbs {
+            out += ".B \(spec.name) \(verb.name)\n[\\fIOPTIONS\\fR]\(verb.operands.isEmpty ? "" : " " + escape(verb.operands))\n.br\n"
+        }
+        out += ".SH DESCRIPTION\n"
+        for paragraph in spec.discussion { out += paragraphs(paragraph) }
+        if !spec.verbs.isEmpty {
+            out += ".SH COMMANDS\n"
+            for verb in spec.verbs {
+                out += ".TP\n.B \(verb.name)\(verb.operands.isEmpty ? "" : " \\fI" + escape(verb.operands) + "\\fR")\n\(escape(verb.summary))\n"
+                for paragraph in verb.discussion { out += ".IP\n" + escape(paragraph) + "\n" }
+                if !verb.options.isEmpty { out += ".IP\nOptions: " + verb.options.map { escape($0.name) }.joined(separator: ", ") + "\n" }
+            }
+        }
+        out += ".SH OPTIONS\n"
+        for option in spec.allOptions + ToolSpec.standardOptions {
+            out += ".TP\n.B \(escape(option.usage))\n\(escape(option.help))\n"
+        }
+        if !spec.exitStatus.isEmpty {
+            out += ".SH EXIT STATUS\n"
+            for (status, meaning) in spec.exitStatus { out += ".TP\n.B \(status)\n\(escape(meaning))\n" }
+        }
+        if !spec.examples.isEmpty {
+            out += ".SH EXAMPLES\n"
+            for (command, meaning) in spec.examples { out += ".TP\n.B \(escape(command))\n\(escape(meaning))\n" }
+        }
+        if !spec.seeAlso.isEmpty { out += ".SH SEE ALSO\n" + spec.seeAlso.map(escape).joined(separator: ", ") + "\n" }
+        return out
+    }
+
+    static func paragraphs(_ text: String) -> String {
+        var out = ".PP\n"
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("- ") { out += ".IP \\(bu 2\n" + escape(String(line.dropFirst(2))) + "\n" } else { out += escape(String(line)) + "\n" }
+        }
+        return out
+    }
+
+    /// Backslashes doubled, leading dots and quotes protected, hyphens as minus signs in options.
+    static func escape(_ text: String) -> String {
+        var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+        return out
+    }
+}

@@ -1,0 +1,130 @@
+/// A command line parsed against a ``ToolSpec``.
+public struct ParsedCommand: Sendable {
+    /// The verb, when the tool has verbs and one was given.
+    public var verb: String?
+    /// The operands, in order.
+    public var operands: [String] = []
+    /// Each option given, by its long name, with its values in order (flags: one empty value per use).
+    public var values: [String: [String]] = [:]
+
+    /// Whether the flag (or option) `name` was given.
+    public func flag(_ name: String) -> Bool { values[name] != nil }
+    /// The value of `name` (the last one given).
+    public func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of a repeatable option.
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+}
+
+/// A command line that does not fit the tool's declaration: what is wrong, in one sentence that
+/// names the offending word.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The verb it concerns, for pointing at `help VERB`.
+    public var verb: String?
+    public var description: String { message }
+
+    /// A usage error.
+    public init(_ message: String, verb: String? = nil) {
+        self.message = message
+        self.verb = verb
+    }
+}
+
+extension ToolSpec {
+    /// Parses `arguments` (without the program name). Options may stand before or after the
+    /// verb; `--name=value` is split; `--` ends the options.
+    public func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ParsedCommand {
+        var result = ParsedCommand()
+        var verbSpec: VerbSpec?
+        var words = ArgumentWords(arguments)
+        let known = allOptions + ToolSpec.standardOptions
+        while let word = words.next() {
+            if word == "--" { result.operands += words.remaining(); break }
+            if word.hasPrefix("-") && word.count > 1 && !Self.isNumber(word) {
+                guard let option = known.first(where: { $0.name == word || $0.short == word }) else {
+                    throw UsageError("unknown option \(word)" + suggestion(for: word, among: known.map(\.name)), verb: verbSpec?.name)
+                }
+                if let verbSpec, !options(for: verbSpec).contains(where: { $0.name == option.name }),
+                   !ToolSpec.standardOptions.contains(where: { $0.name == option.name }) {
+                    throw UsageError("\(option.name) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
+                }
+                var value = ""
+                if let kind = option.value {
+                    guard let given = words.value() else { throw UsageError("\(option.name) needs a value (\(option.placeholder ?? kind.placeholder))", verb: verbSpec?.name) }
+                    try Self.check(given, as: kind, for: option.name)
+                    value = given
+                }
+                if !option.repeatable, option.value != nil, result.values[option.name] != nil {
+                    throw UsageError("\(option.name) is given twice", verb: verbSpec?.name)
+                }
+                result.values[option.name, default: []].append(value)
+                continue
+            }
+            if !verbs.isEmpty && result.verb == nil && result.operands.isEmpty {
+                if let found = verb(word) {
+                    verbSpec = found
+                    result.verb = found.name
+                    continue
+                }
+                if operands == nil {
+                    throw UsageError("unknown verb '\(word)'" + suggestion(for: word, among: verbs.map(\.name))
+                                     + "; the verbs are " + verbs.map(\.name).joined(separator: ", "))
+                }
+            }
+            result.operands.append(word)
+        }
+        // Options given before the verb must also apply to it.
+        if let verbSpec {
+            for name in result.values.keys where !options(for: verbSpec).contains(where: { $0.name == name })
+                && !ToolSpec.standardOptions.contains(where: { $0.name == name }) {
+                throw UsageError("\(name) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
+            }
+            if !verbSpec.operandCount.contains(result.operands.count) && !result.flag("--help") {
+                let range = verbSpec.operandCount
+                let wanted = range.lowerBound == range.upperBound ? "\(range.lowerBound)" :
+                    range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                throw UsageError("'\(verbSpec.name)' takes \(wanted) operand\(range.upperBound == 1 ? "" : "s") (\(verbSpec.operands.isEmpty ? "none" : verbSpec.operands)), not \(result.operands.count)",
+                                 verb: verbSpec.name)
+            }
+        }
+        return result
+    }
+
+    static func isNumber(_ word: String) -> Bool { Double(word) != nil }
+
+    /// Checks a value against its kind.
+    static func check(_ value: String, as kind: ValueKind, for option: String) throws(UsageError) {
+        switch kind {
+        case .choice(let words):
+            guard words.contains(value) else { throw UsageError("\(option) takes one of \(words.joined(separator: ", ")), not '\(value)'") }
+        case .integer(let range):
+            guard let n = Int64(value), range.contains(n) else { throw UsageError("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'") }
+        case .number(let name):
+            guard let n = Double(value), n > 0, n.isFinite else { throw UsageError("\(option) takes a positive number (\(name)), not '\(value)'") }
+        case .text, .file, .directory:
+            guard !value.isEmpty else { throw UsageError("\(option) needs a value that is not empty") }
+        }
+    }
+
+    /// "; did you mean X?" for a near miss.
+    func suggestion(for word: String, among names: [String]) -> String {
+        let near = names.map { ($0, Self.distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+        return near.map { " (did you mean \($0.0)?)" } ?? ""
+    }
+
+    /// Levenshtein distance (3 for anything further than 2), for "did you mean".
+    public static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if abs(a.count - b.count) > 2 { return 3 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,61 @@
+import SystemCalls
+
+/// The entry every tool goes through: `--version`, `help [VERB]`, `--help`, the man page and
+/// completion scripts (`--generate-man`, `--generate-completion SHELL`, for the installer), usage
+/// errors (status 2, naming the offending word) — then the tool's own body.
+public enum ToolMain {
+    /// The release of the toolkit, printed by `--version` and written into man pages.
+    public static let version = "0.5.0"
+    /// The date written into man pages.
+    public static let releaseDate = "2026-11-24"
+
+    /// Parses the process's arguments against `spec`, answers the standard requests, and runs
+    /// `body` with the parsed command; exits with its status.
+    public static func run(_ spec: ToolSpec, _ body: (ParsedCommand) -> Int32) -> Never {
+        let arguments = ProcessArguments.afterProgramName()
+        // The installer's requests are answered before parsing: they are not in the declaration.
+        if arguments.first == "--generate-man" {
+            Output.text(ManPage.page(spec, version: version, date: releaseDate))
+            exitProcess(0)
+        }
+        if arguments.first == "--generate-completion" {
+            guard arguments.count == 2, let script = Completions.script(spec, shell: arguments[arguments.startIndex + 1]) else {
+                Output.error("\(spec.name): --generate-completion takes one of \(Completions.shells.joined(separator: ", "))")
+                exitProcess(2)
+            }
+            Output.text(script)
+            exitProcess(0)
+        }
+        let command: ParsedCommand
+        do {
+            if let help = try helpRequest(spec, arguments) { Output.text(help); exitProcess(0) }
+            command = try spec.parse(arguments)
+        } catch {
+            let pointer = error.verb.map { "\(spec.name) help \($0)" } ?? "\(spec.name) --help"
+            Output.error("\(spec.name): \(error.message)\nSee \(pointer).")
+            exitProcess(2)
+        }
+        if command.flag("--version") { Output.line("\(spec.name) \(version)"); exitProcess(0) }
+        if command.flag("--help") {
+            Output.text(command.verb.flatMap(spec.verb).map { HelpText.verb($0, of: spec) } ?? HelpText.tool(spec))
+            exitProcess(0)
+        }
+        exitProcess(body(command))
+    }
+
+    /// The help text for `help`, `help VERB`, or a tool run with no words at all when it needs a
+    /// verb; `nil` when the command line asks for something else.
+    static func helpRequest(_ spec: ToolSpec, _ arguments: ArraySlice<String>) throws(UsageError) -> String? {
+        if arguments.isEmpty && spec.operands == nil && !spec.verbs.isEmpty { return HelpText.tool(spec) }
+        guard arguments.first == "help", spec.verb("help") == nil else { return nil }
+        let rest = arguments.dropFirst()
+        guard let name = rest.first else { return HelpText.tool(spec) }
+        guard rest.count == 1, let verb = spec.verb(name) else {
+            throw UsageError("help takes one verb (" + spec.verbs.map(\.name).joined(separator: ", ") + "), not '\(rest.joined(separator: " "))'")
+        }
+        return HelpText.verb(verb, of: spec)
+    }
+
+    /// Ends the process with `status`.
+    public static func exitProcess(_ status: Int32) -> Never { CurrentProcess.exit(status) }
+}

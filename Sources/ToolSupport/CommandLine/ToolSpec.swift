@@ -1,0 +1,151 @@
+/// One tool's command line, declared once: parsing (``ToolSpec/parse(_:)``), `--help` and
+/// `help VERB` (``HelpText``), the man page (``ManPage``) and the bash, zsh and fish completions
+/// (``Completions``) all come from this declaration. (The idea of swift-argument-parser, in a
+/// table: that library's start-up cost would be most of a query process.)
+public struct ToolSpec: Sendable {
+    /// The command's name.
+    public var name: String
+    /// One line: what the tool does.
+    public var summary: String
+    /// Paragraphs for `--help` and the man page's DESCRIPTION (guarantees, rules).
+    public var discussion: [String]
+    /// The verbs; empty for a tool without verbs.
+    public var verbs: [VerbSpec]
+    /// Options accepted everywhere (before or after the verb).
+    public var options: [OptionSpec]
+    /// The operands of the tool itself when it has no verb or none is given (`FILE...`); `nil`
+    /// when a verb is required.
+    public var operands: String?
+    /// Example command lines, each with what it does.
+    public var examples: [(command: String, meaning: String)]
+    /// Exit statuses and their meaning.
+    public var exitStatus: [(status: Int32, meaning: String)]
+    /// Related documents and tools.
+    public var seeAlso: [String]
+
+    /// A tool declaration.
+    public init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
+                operands: String? = nil, examples: [(command: String, meaning: String)] = [],
+                exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = []) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.verbs = verbs
+        self.options = options
+        self.operands = operands
+        self.examples = examples
+        self.exitStatus = exitStatus
+        self.seeAlso = seeAlso
+    }
+
+    /// The verb named `name`.
+    public func verb(_ name: String) -> VerbSpec? { verbs.first { $0.name == name || $0.aliases.contains(name) } }
+
+    /// The options that apply with `verb` (the tool's own and the verb's).
+    public func options(for verb: VerbSpec?) -> [OptionSpec] { options + (verb?.options ?? []) }
+
+    /// Every option of the tool, each once (for completions and the man page).
+    public var allOptions: [OptionSpec] {
+        var seen: Set<String> = []
+        var result: [OptionSpec] = []
+        for option in options + verbs.flatMap(\.options) where seen.insert(option.name).inserted { result.append(option) }
+        return result
+    }
+
+    /// The options every tool answers, besides its own.
+    public static let standardOptions: [OptionSpec] = [
+        OptionSpec("--help", short: "-h", help: "show this help (also: help [VERB])"),
+        OptionSpec("--version", help: "print the version"),
+    ]
+}
+
+/// A verb of a tool (`uti conforms`, `inboxd run`).
+public struct VerbSpec: Sendable {
+    /// Its name.
+    public var name: String
+    /// Other names it answers to.
+    public var aliases: [String]
+    /// What it takes after it, for usage lines (`A B`, `FILE...`).
+    public var operands: String
+    /// One line.
+    public var summary: String
+    /// Longer text for `help VERB` and the man page.
+    public var discussion: [String]
+    /// Options only this verb takes.
+    public var options: [OptionSpec]
+    /// Bounds on the number of operands (checked by the parser).
+    public var operandCount: ClosedRange<Int>
+
+    /// A verb.
+    public init(_ name: String, operands: String = "", summary: String, discussion: [String] = [], options: [OptionSpec] = [],
+                operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = []) {
+        self.name = name
+        self.operands = operands
+        self.summary = summary
+        self.discussion = discussion
+        self.options = options
+        self.operandCount = operandCount
+        self.aliases = aliases
+    }
+}
+
+/// What an option's value is, for checking and completion.
+public enum ValueKind: Sendable, Hashable {
+    /// Any text, shown as `placeholder`.
+    case text(String)
+    /// A path to a file.
+    case file
+    /// A path to a folder.
+    case directory
+    /// One of these words.
+    case choice([String])
+    /// A whole number within the range.
+    case integer(ClosedRange<Int64>)
+    /// A positive real number.
+    case number(String)
+
+    /// The placeholder shown in usage (`DIR`, `BYTES`, `a|b`).
+    public var placeholder: String {
+        switch self {
+        case .text(let name), .number(let name): name
+        case .file: "FILE"
+        case .directory: "DIR"
+        case .choice(let words): words.joined(separator: "|")
+        case .integer: "N"
+        }
+    }
+}
+
+/// An option: a flag, or an option with a value.
+public struct OptionSpec: Sendable {
+    /// Its name as typed (`--root`, `-lint`).
+    public var name: String
+    /// A short name, if any (`-q`).
+    public var short: String?
+    /// Its value; `nil` for a flag.
+    public var value: ValueKind?
+    /// Whether it may be given several times (values collected in order).
+    public var repeatable: Bool
+    /// The value's placeholder in usage, when it differs from the kind's (`BUNDLE-ID`, `PREFIX`).
+    public var placeholder: String?
+    /// One line.
+    public var help: String
+
+    /// An option.
+    public init(_ name: String, short: String? = nil, value: ValueKind? = nil, placeholder: String? = nil,
+                repeatable: Bool = false, help: String) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.placeholder = placeholder
+        self.repeatable = repeatable
+        self.help = help
+    }
+
+    /// `--root DIR`, `-q`.
+    public var usage: String {
+        let names = ([short].compactMap { $0 } + [name]).joined(separator: ", ")
+        guard let value else { return names }
+        return names + " " + (placeholder ?? value.placeholder)
+    }
+}

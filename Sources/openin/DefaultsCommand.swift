@@ -1,0 +1,85 @@
+import Handlers
+import OrderedCollections
+import PropertyLists
+import ToolSupport
+import UniformTypes
+
+/// `openin default set|get|unset|list`: the user's default app per type, checked before it is
+/// stored: the type must be one the registry knows (an extension or MIME type is answered with
+/// the type it stands for, never stored as given), and the app must be registered and able to
+/// open it.
+struct DefaultsCommand {
+    let root: DeviceRoot
+    let registry: TypeRegistry
+    let json: Bool
+
+    func run(_ words: [String]) throws(OpeninCommands.Failure) -> Int32 {
+        var store: HandlerDefaults
+        do { store = try HandlerDefaults(root: root) } catch { throw .init(message: "\(error)") }
+        switch (words.first, words.count) {
+        case ("set", 3):
+            let type = try knownType(words[1])
+            let app = try capableApp(words[2], for: type)
+            do { try store.set(type.identifier, to: app.bundleIdentifier) } catch { throw .init(message: "\(error)") }
+            Output.line("\(type.identifier) → \(app.bundleIdentifier)")
+            return 0
+        case ("unset", 2):
+            let type = try knownType(words[1])
+            guard store.get(type.identifier) != nil else { Output.error("openin: no default is set for \(type.identifier)"); return 1 }
+            do { try store.set(type.identifier, to: nil) } catch { throw .init(message: "\(error)") }
+            return 0
+        case ("get", 2):
+            let type = try knownType(words[1])
+            let distance = HandlerRanking(registry: registry).distancesFromType(type)
+            let found = store.entries.compactMap { entry -> (String, String, Int)? in
+                distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.key, entry.value, $0) }
+            }.min { $0.2 < $1.2 }
+            guard let found else { Output.error("openin: no default for \(type.identifier) or its supertypes"); return 1 }
+            Output.line(found.2 == 0 ? found.1 : "\(found.1) (set for \(found.0))")
+            return 0
+        case ("list", 1):
+            if json {
+                let entries = store.entries.map { PropertyList.dictionary(["type": .string($0.key), "app": .string($0.value)]) }
+                Output.text(String(decoding: (try? JSONPropertyListWriter(prettyPrinted: true).write(.array(entries))) ?? [], as: UTF8.self) + "\n")
+            } else {
+                for (type, app) in store.entries { Output.line("\(type)\t\(app)") }
+            }
+            return 0
+        default:
+            throw .init(message: "default takes: set TYPE BUNDLE-ID | get TYPE | unset TYPE | list")
+        }
+    }
+
+    /// The declared type `text` names; for an extension, a MIME type or a near miss, an error
+    /// that suggests the identifier.
+    func knownType(_ text: String) throws(OpeninCommands.Failure) -> UTType {
+        if let type = UTType(text, in: registry), type.isDeclared { return type }
+        var suggestion: UTType?
+        if text.contains("/") {
+            suggestion = UTType(mimeType: text, in: registry)
+        } else if !text.contains(".") || text.hasPrefix(".") {
+            suggestion = UTType(filenameExtension: text.hasPrefix(".") ? String(text.dropFirst()) : text, in: registry)
+        }
+        if let suggestion, suggestion.isDeclared {
+            let kind = text.contains("/") ? "a MIME type" : "a filename extension"
+            throw .init(message: "\(text) is \(kind), not a type identifier; did you mean \(suggestion.identifier)?")
+        }
+        if let problem = TypeIdentifierSyntax.problem(with: text) { throw .init(message: "'\(text)' is not a type identifier: \(problem)") }
+        let near = registry.allNumbers.map(registry.identifier(of:)).filter { ToolSpec.distance(text.lowercased(), $0.lowercased()) <= 2 }.sorted()
+        throw .init(message: "unknown type \(text)" + (near.isEmpty ? "" : "; did you mean \(near.prefix(3).joined(separator: " or "))?"))
+    }
+
+    /// The registered app `identifier`, when it can open `type`.
+    func capableApp(_ identifier: String, for type: UTType) throws(OpeninCommands.Failure) -> AppBundle {
+        guard let app = AppBundle.registered(identifier, in: registry) ?? AppBundle.all(on: root).apps.first(where: { $0.bundleIdentifier == identifier }) else {
+            throw .init(message: "no registered app \(identifier) on \(root.path)")
+        }
+        let index = HandlerIndex(bundles: [app], registry: registry)
+        guard !HandlerRanking(registry: registry).rank(type: type, fileName: nil, index: index).isEmpty else {
+            let claimed = app.claims.flatMap(\.contentTypes)
+            throw .init(message: "\(app.name) (\(identifier)) cannot open \(type.identifier)" +
+                        (claimed.isEmpty ? ": it declares no document types" : "; it opens \(claimed.prefix(5).joined(separator: ", "))"))
+        }
+        return app
+    }
+}

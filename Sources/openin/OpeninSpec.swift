@@ -1,0 +1,41 @@
+import ToolSupport
+
+/// `openin`'s command line, declared once (parsing, help, man page, completions).
+let openinSpec = ToolSpec(
+    name: "openin",
+    summary: "which apps and activities can take these documents, in what order and why; and hand them over (into the chosen app's Documents/Inbox, with an open request in its Library/)",
+    discussion: [
+        "Keys in the sheet: arrows or j/k to move, PgUp/PgDn to page, a number then Enter to choose, Enter to choose the highlighted row, q or Esc to cancel.",
+        "The order (the user's default, specific before wildcard claims, rank, distance, Editor before Viewer, name), the activities, the Inbox delivery and the launch key DILaunchCommand are in docs/handlers.md.",
+    ],
+    verbs: [
+        VerbSpec("default", operands: "set TYPE BUNDLE-ID | get TYPE | unset TYPE | list",
+                 summary: "the user's default app for a type (and its subtypes)",
+                 discussion: ["set checks that TYPE is a known type identifier (an extension or MIME type is answered with the type it stands for) and that the app can open it."],
+                 operandCount: 1...3),
+    ],
+    options: [
+        OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist"),
+        OptionSpec("--list", short: "-l", help: "print the sheet instead of showing it"),
+        OptionSpec("--json", help: "the sheet (or default list) as JSON"),
+        OptionSpec("--explain", help: "why each app is eligible and ranks where it does"),
+        OptionSpec("--all", help: "also the apps that are not eligible, and why"),
+        OptionSpec("--to", value: .text("BUNDLE-ID"), help: "deliver to that app without asking"),
+        OptionSpec("--activity", value: .text("TYPE"), help: "perform that activity without asking (copy-to-folder, save-to-sender, print, copy-to-clipboard, or a share extension's identifier)"),
+        OptionSpec("--exclude", value: .text("ID"), repeatable: true, help: "leave out an app or activity type (repeatable)"),
+        OptionSpec("--from", value: .text("BUNDLE-ID"), help: "the sender (sourceApplication); default org.document-interchange.openin"),
+        OptionSpec("--annotation", value: .text("PLIST"), help: "a property-list value passed to the app (XML, OpenStep or @FILE)"),
+        OptionSpec("--destination", value: .directory, help: "the folder for copy-to-folder (~ is expanded; it must exist)"),
+        OptionSpec("--no-launch", help: "deliver without starting the app's launch command (DILaunchCommand)"),
+    ],
+    operands: "FILE...",
+    examples: [
+        ("openin --root Samples Samples/Documents/file.person", "the sheet for a document, on a terminal"),
+        ("openin --root Samples --list --explain --all Samples/Documents/file.person", "every app, in order, and why"),
+        ("openin --to com.example.person-viewer --from com.example.person-editor file.person", "deliver without asking"),
+        ("openin --activity copy-to-folder --destination ~/Desktop a.png b.png", "copy into a folder"),
+        ("openin default set public.plain-text com.example.notes", "make Notes the default for text"),
+        ("openin default list", "every default the user set"),
+    ],
+    exitStatus: [(0, "delivered or listed"), (1, "nothing can take the documents, or the sheet was cancelled"), (2, "usage errors and failures")],
+    seeAlso: ["uti(1)", "inboxd(1)", "docs/handlers.md"])
