@@ -34,9 +34,13 @@ import UniformTypes
     ]
 
     /// Tags several system types claim, each an overlap macOS has too (listed in the sources of
-    /// docs/catalog.md); the first type is the one a lookup answers.
+    /// docs/catalog.md); the first type is the one a lookup answers. "fs": a Mac with Xcode lists both
+    /// the file-system plug-in bundle and the GLSL fragment shader for it (source J in
+    /// Fixtures/macos-answers.tsv); a regular .fs file is a fragment shader there (B), because a
+    /// file is never a bundle, and a lookup constrained to public.data answers the same here.
     static let sharedTags: [String: [String]] = [
         "ext:app": ["com.apple.application-bundle", "com.apple.application-file"],
+        "ext:fs": ["com.apple.file-system-plug-in", "org.khronos.glsl.fragment-shader"],
         "ext:key": ["com.apple.iwork.keynote.key", "com.apple.iwork.keynote.sffkey"],
         "ext:kth": ["com.apple.iwork.keynote.kth", "com.apple.iwork.keynote.sffkth"],
         "ext:mp4": ["public.mpeg-4", "public.mpeg-4-audio"],
