@@ -55,6 +55,7 @@ let package = Package(
             swiftSettings: prespecialize
         ),
         .target(name: "CSystemShims"),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
@@ -100,6 +101,7 @@ let package = Package(
             dependencies: [
                 "PropertyLists",
                 "ToolSupport",
+                "CMalloc",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             linkerSettings: staticExecutable

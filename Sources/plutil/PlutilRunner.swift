@@ -7,6 +7,10 @@ import SystemPackage
 struct PlutilRunner {
     let invocation: PlutilInvocation
     var failed = false
+    /// The last document read, kept so that it is freed by the process's exit rather than node by
+    /// node: tearing down the tree of a 3.8 MB plist took 35 M instructions, a tenth of `-lint`.
+    /// The one before is freed when the next file is read, so memory stays that of one file.
+    private var keptUntilExit: PropertyListDocument?
 
     init(_ invocation: PlutilInvocation) { self.invocation = invocation }
 
@@ -27,9 +31,15 @@ struct PlutilRunner {
         init(_ message: String) { self.message = message }
     }
 
-    private func read(_ file: String) throws(PlutilFailure) -> PropertyListDocument {
+    private mutating func read(_ file: String) throws(PlutilFailure) -> PropertyListDocument {
+        keptUntilExit = nil
+        if file != "-", let status = try? Stat(FilePath(file)), status.type == .regular {
+            HeapReservation.prepare(forInputOf: Int(clamping: status.size))
+        }
         do {
-            return try PropertyListReader.read(contentsOf: FilePath(file))
+            let document = try PropertyListReader.read(contentsOf: FilePath(file))
+            keptUntilExit = document
+            return document
         } catch {
             throw PlutilFailure(error.description)
         }
@@ -70,7 +80,7 @@ struct PlutilRunner {
         }
     }
 
-    private func runOne(_ file: String) throws(PlutilFailure) {
+    private mutating func runOne(_ file: String) throws(PlutilFailure) {
         switch invocation.verb {
         case .help: break
         case .lint:

@@ -12,7 +12,10 @@ do {
         exit(0)
     }
     var runner = PlutilRunner(invocation)
-    exit(runner.run())
+    let status = runner.run()
+    // Exit with the runner (and the last document it read) still alive: the process's exit
+    // frees it at once.
+    withExtendedLifetime(runner) { exit(status) }
 } catch {
     Output.error(error.message)
     Output.error("Use -help for usage.")
