@@ -36,11 +36,17 @@ struct PlutilRunner {
         if file != "-", let status = try? Stat(FilePath(file)), status.type == .regular {
             HeapReservation.prepare(forInputOf: Int(clamping: status.size))
         }
+        // Apple's plutil reads JSON for every verb but -lint, which has never linted JSON.
+        var options = PropertyListReadOptions()
+        if case .lint = invocation.verb {} else { options.readsJSON = true }
         do {
-            let document = try PropertyListReader.read(contentsOf: FilePath(file))
+            let document = try PropertyListReader.read(contentsOf: FilePath(file), options: options)
             keptUntilExit = document
             return document
         } catch {
+            if case .lint = invocation.verb, error.format == .json, error.location == nil {
+                throw PlutilFailure("\(error.description); -lint checks property lists only, as Apple's plutil does (-convert xml1 reads JSON)")
+            }
             throw PlutilFailure(error.description)
         }
     }
@@ -50,7 +56,8 @@ struct PlutilRunner {
             switch format {
             case .xml: return try XMLPropertyListWriter().write(value)
             case .binary: return BinaryPropertyListWriter().write(value)
-            case .json: return try JSONPropertyListWriter(prettyPrinted: invocation.humanReadableJSON).write(value)
+            case .json:
+                return try JSONPropertyListWriter(prettyPrinted: invocation.humanReadableJSON, nonJSONValues: .refuse).write(value)
             case .openStep: throw PlutilFailure("writing OpenStep is not supported")
             }
         } catch let error as PlutilFailure {
