@@ -150,6 +150,28 @@ import Testing
         #expect(throws: PropertyListWriteError.self) { try JSONPropertyListWriter().write(.real(.nan)) }
     }
 
+    /// Dictionaries are built in one go when their keys are distinct (checked by fingerprint,
+    /// pairwise up to 16 keys, by set beyond), and long keys are shared among repeats: a repeat
+    /// must still be caught in both sizes, and shared keys must not mix up values.
+    @Test func xmlDictionariesCatchRepeatedKeysSmallAndLarge() throws {
+        func plist(_ keys: [String]) -> [UInt8] {
+            let entries = keys.enumerated().map { "<key>\($0.element)</key><integer>\($0.offset)</integer>" }.joined()
+            return Array("<plist><array><dict>\(entries)</dict><dict>\(entries)</dict></array></plist>".utf8)
+        }
+        let long = (0..<20).map { "UTTypeTagSpecification-\($0)" }
+        let distinct = try PropertyListReader.read(plist(long))
+        #expect(distinct.duplicateKeys.isEmpty)
+        #expect(distinct.value[1]?["UTTypeTagSpecification-19"] == .integer(19))
+        #expect(distinct.value[0]?.dictionaryValue?.keys.elementsEqual(long) == true)
+        for keys in [["a", "UTTypeConformsTo.long", "b", "UTTypeConformsTo.long"], long + ["UTTypeTagSpecification-3"]] {
+            let document = try PropertyListReader.read(plist(keys))
+            let repeated = try #require(keys.last)
+            #expect(document.duplicateKeys.map(\.keyPath) == [PropertyListPath([.index(0), .key(repeated)]), PropertyListPath([.index(1), .key(repeated)])])
+            #expect(document.value[0]?[repeated] == .integer(Int64(keys.count - 1)), "the last value wins")
+            #expect(document.value[0]?.dictionaryValue?.count == keys.count - 1)
+        }
+    }
+
     @Test func keyPathEditing() throws {
         var value: PropertyList = .dictionary(["types": .array([.dictionary(["ext": .array([.string("a")])])])])
         try value.edit(.insert, at: PropertyListPath(dotted: "types.0.ext.0"), value: .string("first"))
