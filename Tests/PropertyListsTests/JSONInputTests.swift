@@ -74,6 +74,20 @@ import Testing
         #expect(document.duplicateKeys.first?.location == PropertyLists.SourceLocation.text(line: 2, column: 2))
     }
 
+    /// Many repeats, deep down, cost one pass: their lines are counted together at the end and
+    /// their paths come from the containers' stack (counting from the start for each, or
+    /// prefixing each path level by level, was quadratic on hostile input).
+    @Test func manyRepeatedKeysDeepDownStayLinear() throws {
+        let depth = 200, repeats = 100_000
+        let text = String(repeating: "[", count: depth) + "{" + String(repeating: "\"k\":1,\n", count: repeats)
+            + "\"k\":2}" + String(repeating: "]", count: depth)
+        let document = try read(text)
+        #expect(document.duplicateKeys.count == repeats)
+        let last = try #require(document.duplicateKeys.last)
+        #expect(last.keyPath == PropertyListPath(Array(repeating: .index(0), count: depth) + [.key("k")]))
+        #expect(last.location == PropertyLists.SourceLocation.text(line: repeats + 1, column: 1))
+    }
+
     @Test func badJSONIsRefusedWithLineColumnAndKeyPath() throws {
         typealias Place = PropertyLists.SourceLocation
         let cases: [BadCase] = [

@@ -143,7 +143,7 @@ import Glibc
         let commands = block[..<block.range(of: "```")!.lowerBound].split(separator: "\n").map { line in
             String(line.split(separator: "#", maxSplits: 1)[0]).trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
-        try #require(commands.count >= 10)
+        try #require(commands.count >= 13)
 
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -164,10 +164,13 @@ import Glibc
         #expect(outputs["plutil -extract CFBundleIdentifier raw -o - App/Info.plist"] == "com.example.person-editor\n")
         #expect(outputs["plutil -type UTExportedTypeDeclarations App/Info.plist"] == "array\n")
         #expect(try document(dir.appendingPathComponent("Info.bin")).format == .binary)
+        #expect(try document(dir.appendingPathComponent("Info.json")).format == .json)
+        #expect(try document(dir.appendingPathComponent("Info.xml")).value == document(dir.appendingPathComponent("Info.bin")).value)
         let edited = try TestSupport.read(dir.appendingPathComponent("App/Info.plist")).value
         #expect(edited.value(at: PropertyListPath(dotted: "CFBundleDocumentTypes.0.LSHandlerRank")) == .string("Owner"))
         #expect(edited["CFBundleVersion"] == .string("2"))
         #expect(edited["LSSupportsOpeningDocumentsInPlace"] == nil)
+        #expect(edited["LSRequiresIPhoneOS"] == .bool(false))
     }
 
     /// Where the first parse in a fresh process went: every 4 KiB page it touched for the first

@@ -35,7 +35,7 @@ enum JSONPropertyListParser {
         var parser = Parser(bytes: bytes, options: options)
         let value = try parser.document(allowingScalar: false)
         var document = PropertyListDocument(value: value, format: .json)
-        document.duplicateKeys = parser.duplicates
+        document.duplicateKeys = parser.finishDuplicates()
         return document
     }
 
@@ -65,7 +65,12 @@ enum JSONPropertyListParser {
         let bytes: UnsafeRawBufferPointer
         let options: PropertyListReadOptions
         var position = 0
-        var duplicates: [PropertyListDocument.DuplicateKey] = []
+        /// Repeated keys: the path of each, and its byte offset until ``finishDuplicates()``
+        /// turns the offsets into lines and columns in one pass.
+        var duplicates: [(keyPath: PropertyListPath, offset: Int)] = []
+        /// The steps from the root to the container being read, kept only for containers (a
+        /// push and a pop each), so a repeated key's path is known where it is found.
+        var containerPath: [PropertyListPath.Component] = []
         /// Decoded text of a string with escapes, reused between strings.
         var scratch: [UInt8] = []
 
@@ -159,9 +164,7 @@ enum JSONPropertyListParser {
                 position += 1
                 skipSpace()
                 let element: PropertyList
-                let nestedDuplicates = duplicates.count
-                do { element = try value(depth: depth + 1) } catch { throw error.inside(.key(key)) }
-                prefixDuplicates(from: nestedDuplicates, with: .key(key))
+                do { element = try child(.key(key), depth: depth) } catch { throw error.inside(.key(key)) }
                 if entries.updateValue(element, forKey: key) != nil { repeated.append((key, keyOffset)) }
                 skipSpace()
                 guard position < bytes.count else { throw fail("the object is not closed") }
@@ -177,17 +180,36 @@ enum JSONPropertyListParser {
                 break
             }
             for (key, offset) in repeated {
-                duplicates.append(.init(keyPath: PropertyListPath([.key(key)]), location: location(of: offset)))
+                duplicates.append((PropertyListPath(containerPath + [.key(key)]), offset))
             }
             return .dictionary(entries)
         }
 
-        /// Duplicates found inside a child value were recorded relative to it; the parent adds
-        /// the step to the child as it returns, so the common case (none) costs a comparison.
-        mutating func prefixDuplicates(from start: Int, with component: PropertyListPath.Component) {
-            for i in start..<duplicates.count {
-                duplicates[i].keyPath = PropertyListPath([component] + duplicates[i].keyPath.components)
+        /// The value of a container's child, with `step` on the container path while the child
+        /// is itself a container.
+        mutating func child(_ step: PropertyListPath.Component, depth: Int) throws(PropertyListError) -> PropertyList {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "{") || bytes[position] == UInt8(ascii: "[") else {
+                return try value(depth: depth + 1)
             }
+            containerPath.append(step)
+            defer { containerPath.removeLast() }
+            return try value(depth: depth + 1)
+        }
+
+        /// The repeated keys with lines and columns, counted in one pass over the input however
+        /// many there are.
+        func finishDuplicates() -> [PropertyListDocument.DuplicateKey] {
+            var line = 1, lineStart = 0, scanned = 0
+            var result = duplicates.map { PropertyListDocument.DuplicateKey(keyPath: $0.keyPath, location: nil) }
+            for i in duplicates.indices.sorted(by: { duplicates[$0].offset < duplicates[$1].offset }) {
+                let offset = duplicates[i].offset
+                while scanned < offset {
+                    if bytes[scanned] == 0x0A { line += 1; lineStart = scanned + 1 }
+                    scanned += 1
+                }
+                result[i].location = .text(line: line, column: offset - lineStart + 1)
+            }
+            return result
         }
 
         mutating func array(depth: Int) throws(PropertyListError) -> PropertyList {
@@ -201,9 +223,7 @@ enum JSONPropertyListParser {
             }
             while true {
                 skipSpace()
-                let nestedDuplicates = duplicates.count
-                do { elements.append(try value(depth: depth + 1)) } catch { throw error.inside(.index(elements.count)) }
-                prefixDuplicates(from: nestedDuplicates, with: .index(elements.count - 1))
+                do { elements.append(try child(.index(elements.count), depth: depth)) } catch { throw error.inside(.index(elements.count)) }
                 skipSpace()
                 guard position < bytes.count else { throw fail("the array is not closed") }
                 if bytes[position] == UInt8(ascii: ",") {

@@ -17,13 +17,14 @@ import Musl
 /// having. (An earlier attempt kept keys in a `Dictionary<[UInt8], String>`, whose lookup cost
 /// what the allocation saved.)
 struct KeyInterner {
-    /// Slots of recent long keys, by hash.
-    private var slots: [String?] = Array(repeating: nil, count: 512)
+    /// Slots of recent long keys, by hash; made at the first long key.
+    private var slots: [String?] = []
 
     /// The key spelt by `bytes` (valid UTF-8, as libxml2 delivers it) and its fingerprint.
     mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) -> (key: String, hash: UInt64) {
         let hash = Self.hash(bytes)
         guard bytes.count > 15 else { return (String(decoding: bytes, as: UTF8.self), hash) }
+        if slots.isEmpty { slots = Array(repeating: nil, count: 512) }
         let slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         if let cached = slots[slot], Self.spells(cached, bytes) { return (cached, hash) }
         let key = String(decoding: bytes, as: UTF8.self)

@@ -170,12 +170,14 @@ private struct XMLParseState {
 
     let ctxt: xmlParserCtxtPtr
     let options: PropertyListReadOptions
-    var frames = ParseStack<Frame>()
-    var values = ParseStack<PropertyList>(capacity: 256)
-    var keys = ParseStack<String>(capacity: 256)
+    // Small to start with: a small Info.plist, read in a process of its own, then touches no
+    // more fresh pages than it needs (they grow by doubling).
+    var frames = ParseStack<Frame>(capacity: 16)
+    var values = ParseStack<PropertyList>(capacity: 32)
+    var keys = ParseStack<String>(capacity: 32)
     /// Each key's fingerprint (``KeyInterner``), parallel to `keys`.
-    var keyHashes = ParseStack<UInt64>(capacity: 256)
-    var keyLines = ParseStack<Int>(capacity: 256)
+    var keyHashes = ParseStack<UInt64>(capacity: 32)
+    var keyLines = ParseStack<Int>(capacity: 32)
     var interner = KeyInterner()
     var pendingKeyLocation: SourceLocation?
     /// The text of the open scalar element.
