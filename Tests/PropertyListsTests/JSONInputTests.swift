@@ -62,6 +62,8 @@ import Testing
         #expect(v["u"] == .unsignedInteger(.max))
         #expect(v["huge"] == .real(1.2345678901234568e+29))
         #expect(v["a"] == .array([.integer(1), .array([]), .dictionary([:])]))
+        let tiny = "0." + String(repeating: "0", count: 1000) + "1e1000"
+        #expect(try read("[\(tiny)]").value == .array([.real(0.1)]), "a long number is read whole")
         #expect(v["o"] == .dictionary(["k": .string("v")]))
         #expect(Array(v.dictionaryValue!.keys.prefix(3)) == ["s", "t", "f"], "source order is kept")
     }

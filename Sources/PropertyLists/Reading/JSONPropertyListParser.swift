@@ -285,10 +285,21 @@ enum JSONPropertyListParser {
                 // Beyond 64 bits: a real, as Foundation makes it.
             }
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-            switch ScalarText.real(Array(text)[...]) {
-            case .success(let r) where r.isFinite: return .real(r)
-            default:
-                throw fail("the number \(String(decoding: text, as: UTF8.self)) is beyond the range of a 64-bit real", at: start)
+            let r = Self.double(text)
+            guard r.isFinite else {
+                throw fail("the number \(String(decoding: text.prefix(40), as: UTF8.self))\(text.count > 40 ? "…" : "") is beyond the range of a 64-bit real", at: start)
+            }
+            return .real(r)
+        }
+
+        /// `strtod` of text the grammar has checked, however long (`0.000…01` with a thousand
+        /// zeros is a valid small double).
+        static func double(_ text: UnsafeRawBufferPointer) -> Double {
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
+                let start = buffer.baseAddress!
+                UnsafeMutableRawPointer(start).copyMemory(from: text.baseAddress!, byteCount: text.count)
+                start[text.count] = 0
+                return strtod(start, nil)
             }
         }
 
