@@ -150,6 +150,27 @@ import Testing
         #expect(throws: PropertyListWriteError.self) { try JSONPropertyListWriter().write(.real(.nan)) }
     }
 
+    /// libxml2 pulls the input through a read callback a few KiB at a time: text and multi-byte
+    /// characters that straddle the pieces, and UTF-16 documents it converts, must come out whole.
+    @Test func xmlReadInPiecesKeepsTextAndEncodings() throws {
+        let long = String(repeating: "ab日本語€😀&<", count: 40_000)
+        let value = PropertyList.dictionary(["long": .string(long), "list": .array((0..<3000).map { .string("item \($0) é") })])
+        let xml = try XMLPropertyListWriter().write(value)
+        #expect(xml.count > 1_000_000)
+        #expect(try PropertyListReader.read(xml).value == value)
+        let text = String(decoding: xml, as: UTF8.self).replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
+        for bigEndian in [false, true] {
+            var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+            for unit in text.utf16 {
+                let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+                bytes += bigEndian ? [high, low] : [low, high]
+            }
+            let document = try PropertyListReader.read(bytes)
+            #expect(document.format == .xml)
+            #expect(document.value == value, "UTF-16\(bigEndian ? "BE" : "LE")")
+        }
+    }
+
     /// Dictionaries are built in one go when their keys are distinct (checked by fingerprint,
     /// pairwise up to 16 keys, by set beyond), and long keys are shared among repeats: a repeat
     /// must still be caught in both sizes, and shared keys must not mix up values.
