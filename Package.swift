@@ -62,6 +62,7 @@ let package = Package(
             dependencies: ["CSystemShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: [.define("ENABLE_FAULT_INJECTION", .when(configuration: .debug))]
         ),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
@@ -108,6 +109,7 @@ let package = Package(
             dependencies: [
                 "PropertyLists",
                 "ToolSupport",
+                "CMalloc",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             linkerSettings: staticExecutable

@@ -9,7 +9,7 @@ let package = Package(
     dependencies: [.package(path: "document-interchange")],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "PropertyLists", package: "document-interchange")]),
-    ] + ["FuzzXML", "FuzzBinary", "FuzzOpenStep"].map { name in
+    ] + ["FuzzXML", "FuzzBinary", "FuzzOpenStep", "FuzzJSON"].map { name in
         .executableTarget(
             name: name,
             dependencies: ["FuzzSupport"],

@@ -143,3 +143,67 @@ if !theirTimes.isEmpty {
     let theirs = median(theirTimes)
     print(String(format: "toolchain plutil -lint %.2f ms: ours is %.1fx faster", theirs * 1000, theirs / ours))
 }
+
+// Whole process on the big input: `plutil -lint` against a C program that reads the same file and
+// parses it with libplist (Benchmarks/Peers/lint_libplist.c), both started fresh each time, so the
+// first parse in a new process (page faults, heap growth, start-up) counts. Measured two ways,
+// because a run right after the other program's differs from one after itself: interleaved
+// (ours, theirs, ours, …) and in blocks of ten. Each round gives a ratio of medians; the spread
+// over rounds is printed with it. CPU time (user + system of the child) is steadier than wall
+// time on a shared machine, so both are shown.
+let processRounds = option("--process-rounds", 5)
+let processRuns = option("--process-runs", 20)
+let lintPeer = work.appendingPathComponent("lint_libplist").path
+let peerSource = root.appendingPathComponent("Benchmarks/Peers/lint_libplist.c").path
+let haveLintPeer = shell("gcc -O2 -o '\(lintPeer)' '\(peerSource)' $(pkg-config --cflags --libs libplist-2.0) 2>&1").status == 0
+if !FileManager.default.isExecutableFile(atPath: plutil) {
+    print("plutil not built here: swift build -c release --product plutil")
+} else if !haveLintPeer {
+    print("libplist whole-process peer not built: apt-get install libplist-dev")
+} else {
+    /// Wall and CPU (user + system) seconds of one run of `argv`, from spawn to exit.
+    func processTimes(_ argv: [String]) -> (wall: Double, cpu: Double) {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let t0 = now()
+        posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        let wall = now() - t0
+        cArgs.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+        return (wall, seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    for (label, path) in [("XML", xmlPath.path), ("binary", work.appendingPathComponent("big.bin.plist").path)] {
+        let ourCommand = [plutil, "-lint", path], theirCommand = [lintPeer, path]
+        for _ in 0..<3 { _ = processTimes(ourCommand); _ = processTimes(theirCommand) }
+        var interleaved: [(wall: Double, cpu: Double)] = [], blocks: [(wall: Double, cpu: Double)] = []
+        var lastOurs = (wall: 0.0, cpu: 0.0), lastTheirs = (wall: 0.0, cpu: 0.0)
+        for _ in 0..<processRounds {
+            var o: [(wall: Double, cpu: Double)] = [], t: [(wall: Double, cpu: Double)] = []
+            for _ in 0..<processRuns { o.append(processTimes(ourCommand)); t.append(processTimes(theirCommand)) }
+            let (ow, oc, tw, tc) = (median(o.map(\.wall)), median(o.map(\.cpu)), median(t.map(\.wall)), median(t.map(\.cpu)))
+            interleaved.append((tw / ow, tc / oc))
+            var ob: [(wall: Double, cpu: Double)] = [], tb: [(wall: Double, cpu: Double)] = []
+            for _ in 0..<max(1, processRuns / 10) {
+                for _ in 0..<10 { ob.append(processTimes(ourCommand)) }
+                for _ in 0..<10 { tb.append(processTimes(theirCommand)) }
+            }
+            blocks.append((median(tb.map(\.wall)) / median(ob.map(\.wall)), median(tb.map(\.cpu)) / median(ob.map(\.cpu))))
+            (lastOurs, lastTheirs) = ((ow, oc), (tw, tc))
+        }
+        print(String(format: "whole process, %@: plutil -lint %.2f ms wall %.2f ms cpu, libplist lint %.2f ms wall %.2f ms cpu (last round's medians of %d)",
+                     label, lastOurs.wall * 1000, lastOurs.cpu * 1000, lastTheirs.wall * 1000, lastTheirs.cpu * 1000, processRuns))
+        for (how, ratios) in [("interleaved", interleaved), ("in blocks of 10", blocks)] {
+            let walls = ratios.map(\.wall), cpus = ratios.map(\.cpu)
+            print(String(format: "  %@: libplist / plutil = %.2fx wall [%.2f-%.2f], %.2fx cpu [%.2f-%.2f] over %d rounds%@",
+                         how.padding(toLength: 15, withPad: " ", startingAt: 0), median(walls), walls.min()!, walls.max()!,
+                         median(cpus), cpus.min()!, cpus.max()!, processRounds, label == "XML" ? "  (target >= 1.5x)" : ""))
+        }
+    }
+}

@@ -101,7 +101,11 @@ struct PlutilInvocation {
         }
         guard let text = rest.popFirst() else { throw UsageError(message: "missing value after \(flag)") }
         switch flag {
-        case "-bool": return .bool(text == "YES" || text == "true")
+        case "-bool":
+            guard let b = boolValue(text) else {
+                throw UsageError(message: "-bool takes YES, NO, true or false (in any case), not '\(text)'")
+            }
+            return .bool(b)
         case "-string": return .string(text)
         case "-integer":
             guard case .integer(let i)? = Int64(text).map(PropertyList.integer) ?? hexInteger(text) else {
@@ -130,6 +134,19 @@ struct PlutilInvocation {
             }
         default:
             throw UsageError(message: "unknown value type \(flag): use -bool, -integer, -float, -string, -date, -data, -xml, -json, -dictionary or -array")
+        }
+    }
+
+    /// The words `-bool` takes. Apple's plutil stores YES for "yes" or "true" in any case and NO
+    /// for any other text at all (swift-corelibs-foundation's Sources/plutil/PLUContext.swift,
+    /// which is Apple's tool: `boolValue.lowercased() == "true" || … == "yes"`), so `-bool maybe`
+    /// or `-bool 1` silently stores NO. We take the same true words and only "no" and "false" as
+    /// false, and refuse the rest rather than guess.
+    static func boolValue(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes", "true": true
+        case "no", "false": false
+        default: nil
         }
     }
 

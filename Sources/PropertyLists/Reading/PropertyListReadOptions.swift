@@ -16,6 +16,11 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// strings) expands a file by a small factor.
     public var maximumExpandedNodes: Int = 1 << 20
 
+    /// Whether JSON input is read (as Apple's `plutil` reads it for `-convert`, `-p`, `-extract`
+    /// and the edits) instead of refused. Off by default, as in CoreFoundation, whose property-list
+    /// readers do not read JSON; `plutil -lint` leaves it off, as Apple's does.
+    public var readsJSON: Bool = false
+
     /// Creates the default options.
     public init() {}
 }

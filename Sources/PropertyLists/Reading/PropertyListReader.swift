@@ -13,7 +13,11 @@ public enum PropertyListReader {
     /// The format the input is in, judged from its first bytes, or `nil` for empty or blank input.
     ///
     /// `bplist` starts a binary plist; `<?xml`, `<!`, a `<` followed by a letter, or a UTF-16/UTF-8
-    /// byte-order mark followed by `<` starts XML; anything else is OpenStep text.
+    /// byte-order mark followed by `<` starts XML. `[`, and `{` whose first key is a quoted
+    /// string followed by `:`, start JSON (OpenStep writes `(…)` and `{ key = value; }`); so does
+    /// `{}`, which is both. Anything else is OpenStep text, including the bare words and quoted
+    /// strings that are also JSON scalars: CoreFoundation reads those as OpenStep strings first,
+    /// so Apple's `plutil` never gets to read them as JSON.
     public static func detectFormat(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat? {
         if bytes.count >= 6, bytes.starts(with: "bplist".utf8) { return .binary }
         var i = 0
@@ -27,6 +31,8 @@ public enum PropertyListReader {
         }
         while i < bytes.count, ScalarText.isSpace(bytes[i]) { i += step }
         guard i < bytes.count else { return nil }
+        if step == 1, bytes[i] == UInt8(ascii: "[") { return .json }
+        if step == 1, bytes[i] == UInt8(ascii: "{") { return looksLikeJSONObject(bytes, from: i + 1) ? .json : .openStep }
         guard bytes[i] == UInt8(ascii: "<"), i + step < bytes.count else { return .openStep }
         let next = bytes[i + step]
         switch next {
@@ -41,6 +47,23 @@ public enum PropertyListReader {
         default:
             return .openStep
         }
+    }
+
+    /// Whether the text after a `{` is `}` or a quoted key followed by `:` (JSON) rather than
+    /// `=` (OpenStep), skipping white space; an OpenStep comment before the key means OpenStep.
+    private static func looksLikeJSONObject(_ bytes: UnsafeRawBufferPointer, from: Int) -> Bool {
+        var i = from
+        while i < bytes.count, ScalarText.isSpace(bytes[i]) { i += 1 }
+        guard i < bytes.count else { return false }
+        if bytes[i] == UInt8(ascii: "}") { return true }
+        guard bytes[i] == UInt8(ascii: "\"") else { return false }
+        i += 1
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+            i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        i += 1
+        while i < bytes.count, ScalarText.isSpace(bytes[i]) { i += 1 }
+        return i < bytes.count && bytes[i] == UInt8(ascii: ":")
     }
 
     private static func looksLikeHexData(_ bytes: UnsafeRawBufferPointer, from: Int) -> Bool {
@@ -64,7 +87,12 @@ public enum PropertyListReader {
         case .binary?: return try BinaryPropertyListParser.parse(bytes, options: options)
         case .xml?: return try XMLPropertyListParser.parse(bytes, options: options)
         case .openStep?: return try OpenStepPropertyListParser.parse(bytes, options: options)
-        case .json?, nil: throw PropertyListError("the file holds only white space")
+        case .json?:
+            if options.readsJSON { return try JSONPropertyListParser.parse(bytes, options: options) }
+            // `{}` is an OpenStep property list as well as JSON.
+            if JSONPropertyListParser.isEmptyObject(bytes) { return try OpenStepPropertyListParser.parse(bytes, options: options) }
+            throw PropertyListError("the input is JSON, not a property list", format: .json)
+        case nil: throw PropertyListError("the file holds only white space")
         }
     }
 
@@ -76,7 +104,7 @@ public enum PropertyListReader {
         case .binary: return try BinaryPropertyListParser.parse(bytes, options: options)
         case .xml: return try XMLPropertyListParser.parse(bytes, options: options)
         case .openStep: return try OpenStepPropertyListParser.parse(bytes, options: options)
-        case .json: return PropertyListDocument(value: try JSONFragmentParser.parse(String(decoding: bytes, as: UTF8.self)), format: .json)
+        case .json: return try JSONPropertyListParser.parse(bytes, options: options)
         }
     }
 

@@ -6,6 +6,7 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
     case binary = "binary1"
     /// The old NeXT/OpenStep text form, also used by `.strings` files. Read only.
     case openStep = "openstep"
-    /// JSON. Written only, for export.
+    /// JSON: written by `plutil -convert json`, read when ``PropertyListReadOptions/readsJSON`` is
+    /// set (dates, data and UIDs have no JSON form).
     case json = "json"
 }

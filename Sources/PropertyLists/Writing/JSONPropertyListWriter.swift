@@ -1,20 +1,42 @@
 import ExtrasBase64
 
-/// Writes a property list as JSON for export, in the spelling `plutil -convert json` uses:
-/// compact by default, or indented by two spaces with `"key" : value`; keys sorted; `/` escaped.
+/// Writes a property list as JSON, in the spelling `plutil -convert json` uses: compact by
+/// default, or indented by two spaces with `"key" : value`; keys sorted; `/` escaped.
 ///
-/// JSON has no date or data type: dates become ISO 8601 strings (`2020-01-02T03:04:05Z`) and data
-/// becomes a base64 string, so export never fails on them (Apple's plutil refuses such files).
-/// A keyed-archiver UID becomes `{"CF$UID": n}`. NaN and the infinities cannot be written.
+/// Reals are written so that they read back as reals: `2.0`, not `2` (Foundation writes `2`, and
+/// then reads it back as an integer), and `-0.0`. JSON has no date, data or UID type; what
+/// happens to those is ``nonJSONValues``. NaN and the infinities cannot be written.
 public struct JSONPropertyListWriter: Sendable {
+    /// What to do with values JSON has no type for.
+    public enum NonJSONValues: Sendable, Hashable {
+        /// Refuse them with ``PropertyListWriteError``, as Apple's `plutil -convert json` does
+        /// ("Invalid object in plist for JSON format"): the output could not be read back as the
+        /// same property list.
+        case refuse
+        /// Export them as text: dates as ISO 8601 strings (`2020-01-02T03:04:05Z`), data as
+        /// base64 strings, a UID as `{"CF$UID": n}`. Lossy: they read back as strings and a dictionary.
+        case asStrings
+    }
+
     /// Whether to indent (plutil's `-r`).
     public var prettyPrinted: Bool
 
+    /// What happens to dates, data and UIDs.
+    public var nonJSONValues: NonJSONValues
+
     /// Creates a writer.
-    public init(prettyPrinted: Bool = false) { self.prettyPrinted = prettyPrinted }
+    /// - Parameters:
+    ///   - prettyPrinted: indent by two spaces, one entry a line.
+    ///   - nonJSONValues: refuse dates, data and UIDs, or write them as strings (the default,
+    ///     for reports and exports that are read by people and scripts, not back as plists).
+    public init(prettyPrinted: Bool = false, nonJSONValues: NonJSONValues = .asStrings) {
+        self.prettyPrinted = prettyPrinted
+        self.nonJSONValues = nonJSONValues
+    }
 
     /// The JSON text for `value`, without a trailing newline.
-    /// - Throws: ``PropertyListWriteError`` for a real that is NaN or infinite.
+    /// - Throws: ``PropertyListWriteError`` for a real that is NaN or infinite, and with
+    ///   ``NonJSONValues/refuse`` for a date, data or a UID, naming its key path.
     public func write(_ value: PropertyList) throws(PropertyListWriteError) -> [UInt8] {
         var out: [UInt8] = []
         try append(value, indent: 0, path: .root, to: &out)
@@ -35,6 +57,9 @@ public struct JSONPropertyListWriter: Sendable {
             guard r.isFinite else { throw PropertyListWriteError("\(r) cannot be written in JSON", at: path) }
             out.append(contentsOf: NumberFormatting.shortestReal(r).utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .date where nonJSONValues == .refuse, .data where nonJSONValues == .refuse, .uid where nonJSONValues == .refuse:
+            let what = if case .data = value { "data" } else { value.typeNameWithArticle }
+            throw PropertyListWriteError("\(what) cannot be written as JSON, which has no \(value.typeName) type", at: path)
         case .date(let d):
             guard let year = d.components?.year, (0...9999).contains(year) else {
                 throw PropertyListWriteError("a date outside the years 0000–9999 cannot be written as ISO 8601", at: path)

@@ -24,11 +24,11 @@ enum NumberFormatting {
         return seventeenDigits(value)
     }
 
-    /// The shortest text that reads back as the same double, JSON-style: integral values
-    /// without a fraction (`2`), exponents as `1e+21`.
+    /// The shortest text that reads back as the same double and as a real, for JSON: integral
+    /// values keep a fraction (`2.0`, `-0.0`), large and small ones an exponent (`1e+21`).
     static func shortestReal(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e17 {
-            return value == 0 && value.sign == .minus ? "-0" : String(Int64(value))
+            return value == 0 && value.sign == .minus ? "-0.0" : String(Int64(value)) + ".0"
         }
         return value.description
     }

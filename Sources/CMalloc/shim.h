@@ -1,0 +1,3 @@
+// glibc's malloc tuning (mallopt, mallinfo2), which Swift's Glibc module does not export:
+// plutil readies the heap for a large parse with it (Sources/plutil/HeapReservation.swift).
+#include <malloc.h>
