@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
@@ -51,6 +52,11 @@ let package = Package(
         ),
         .target(
             name: "UniformTypes",
+            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: prespecialize
+        ),
+        .target(
+            name: "KeyedArchives",
             dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
         ),
@@ -99,6 +105,7 @@ let package = Package(
             name: "plutil",
             dependencies: [
                 "PropertyLists",
+                "KeyedArchives",
                 "ToolSupport",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
@@ -119,6 +126,11 @@ let package = Package(
             path: "Tests/TestHelpers"
         ),
         .executableTarget(
+            name: "KeyedArchiveBenchmarks",
+            dependencies: ["KeyedArchives", "PropertyLists", "BenchmarkSupport"],
+            path: "Benchmarks/KeyedArchiveBenchmarks"
+        ),
+        .executableTarget(
             name: "TypeBenchmarks",
             dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
@@ -136,6 +148,10 @@ let package = Package(
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "KeyedArchivesTests",
+            dependencies: ["KeyedArchives", "PropertyLists", "TestHelpers"]
         ),
         .testTarget(
             name: "UniformTypesTests",
