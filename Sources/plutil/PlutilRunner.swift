@@ -1,5 +1,6 @@
 import ToolSupport
 import ExtrasBase64
+import KeyedArchives
 import PropertyLists
 import SystemPackage
 
@@ -28,11 +29,18 @@ struct PlutilRunner {
     }
 
     private func read(_ file: String) throws(PlutilFailure) -> PropertyListDocument {
+        var document: PropertyListDocument
         do {
-            return try PropertyListReader.read(contentsOf: FilePath(file))
+            document = try PropertyListReader.read(contentsOf: FilePath(file))
         } catch {
             throw PlutilFailure(error.description)
         }
+        if invocation.unarchive {
+            do { document.value = try KeyedArchive(propertyList: document.value).resolvedTopLevel() } catch {
+                throw PlutilFailure(error.description)
+            }
+        }
+        return document
     }
 
     private func encode(_ value: PropertyList, as format: PropertyListFormat) throws(PlutilFailure) -> [UInt8] {
