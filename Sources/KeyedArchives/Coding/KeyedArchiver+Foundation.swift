@@ -1,3 +1,4 @@
+import OrderedCollections
 import PropertyLists
 
 /// How each Foundation class of ``ArchivedValue`` is written: the fields its `encodeWithCoder:`
@@ -53,14 +54,26 @@ extension KeyedArchiver {
             return try encodeObject(of: .null, identity: nil) { _ in }
         case .object(let object):
             return try encodeObject(of: object.archiveClass, identity: nil) { archiver throws(KeyedArchiveError) in
-                for (key, field) in object.fields {
-                    switch field {
-                    case .inline(let plist): archiver.set(plist, forKey: key)
-                    case .object(let member): archiver.set(.uid(UInt64(try archiver.reference(to: member))), forKey: key)
-                    case .objects(let members): archiver.set(.array(try archiver.references(to: members)), forKey: key)
-                    }
-                }
+                for (key, field) in object.fields { archiver.set(try archiver.encode(field), forKey: key) }
             }
+        }
+    }
+
+    /// A field of an ``ArchivedObject`` as stored, the objects it refers to encoded in order.
+    private func encode(_ field: ArchivedObject.Field) throws(KeyedArchiveError) -> PropertyList {
+        switch field {
+        case .inline(let plist): return plist
+        case .object(let member): return .uid(UInt64(try reference(to: member)))
+        case .objects(let members): return .array(try references(to: members))
+        case .array(let elements):
+            var out: [PropertyList] = []
+            out.reserveCapacity(elements.count)
+            for element in elements { out.append(try encode(element)) }
+            return .array(out)
+        case .dictionary(let entries):
+            var out = OrderedDictionary<String, PropertyList>(minimumCapacity: entries.count)
+            for (key, element) in entries { out[key] = try encode(element) }
+            return .dictionary(out)
         }
     }
 

@@ -299,19 +299,52 @@ extension KeyedUnarchiver {
         let set = context.register(names)
         var out = OrderedDictionary<String, ArchivedObject.Field>()
         for (key, field) in fields where key != "$class" {
-            switch field {
-            case .uid:
-                let r = try reference(forKey: key) ?? 0
-                out[key] = .object(try value(at: r, path: path.appending(key), allowed: set, &context))
-            case .array(let elements) where !elements.isEmpty && elements.allSatisfy({ if case .uid = $0 { true } else { false } }):
-                let refs = try memberReferences(forKey: key)
-                var items: [ArchivedValue] = []
-                for (i, r) in refs.enumerated() { items.append(try value(at: r, path: path.appending(key).appending(i), allowed: set, &context)) }
-                out[key] = .objects(items)
-            default:
-                out[key] = .inline(field)
-            }
+            out[key] = try objectField(field, path: path.appending(key), allowed: set, &context)
         }
         return ArchivedObject(archiveClass: ArchiveClass(cls.chain[0], superclasses: Array(cls.chain.dropFirst())), fields: out)
+    }
+
+    /// A field of an object without an ``ArchivedValue`` case: inline when it holds no
+    /// reference, else with every reference in it (at any depth) decoded.
+    private func objectField(_ field: PropertyList, path: PropertyListPath, allowed: Int,
+                             _ context: inout ValueContext) throws(KeyedArchiveError) -> ArchivedObject.Field {
+        guard Self.containsReference(field) else { return .inline(field) }
+        switch field {
+        case .uid(let uid):
+            guard uid < UInt64(archive.objects.count) else {
+                throw KeyedArchiveError(.referenceOutOfRange(uid, objectCount: archive.objects.count), objectIndex: currentObjectIndex, keyPath: path)
+            }
+            return .object(try value(at: Int(uid), path: path, allowed: allowed, &context))
+        case .array(let elements):
+            if elements.allSatisfy({ if case .uid = $0 { true } else { false } }) {
+                var items: [ArchivedValue] = []
+                items.reserveCapacity(elements.count)
+                for (i, element) in elements.enumerated() {
+                    guard case .object(let item) = try objectField(element, path: path.appending(i), allowed: allowed, &context) else { continue }
+                    items.append(item)
+                }
+                return .objects(items)
+            }
+            var out: [ArchivedObject.Field] = []
+            out.reserveCapacity(elements.count)
+            for (i, element) in elements.enumerated() { out.append(try objectField(element, path: path.appending(i), allowed: allowed, &context)) }
+            return .array(out)
+        case .dictionary(let entries):
+            var out = OrderedDictionary<String, ArchivedObject.Field>(minimumCapacity: entries.count)
+            for (key, element) in entries { out[key] = try objectField(element, path: path.appending(key), allowed: allowed, &context) }
+            return .dictionary(out)
+        default:
+            return .inline(field)
+        }
+    }
+
+    /// Whether `value` is or holds a `CF$UID` reference.
+    static func containsReference(_ value: PropertyList) -> Bool {
+        switch value {
+        case .uid: return true
+        case .array(let elements): return elements.contains(where: containsReference)
+        case .dictionary(let entries): return entries.values.contains(where: containsReference)
+        default: return false
+        }
     }
 }

@@ -10,14 +10,18 @@ import PropertyLists
 /// binary archive stores fields in hash order and an XML one sorted.
 public struct ArchivedObject: Sendable, Hashable {
     /// One field of the object.
-    public enum Field: Sendable, Hashable {
-        /// A value stored in the object itself (`encodeInteger:forKey:`, `encodeBool:forKey:`,
-        /// `encodeBytes:length:forKey:`).
+    public indirect enum Field: Sendable, Hashable {
+        /// A value stored in the object itself, holding no references (`encodeInteger:forKey:`,
+        /// `encodeBool:forKey:`, `encodeBytes:length:forKey:`).
         case inline(PropertyList)
         /// A reference to another object (`encodeObject:forKey:`), decoded.
         case object(ArchivedValue)
         /// An inline array of references (how collection classes store their members), decoded.
         case objects([ArchivedValue])
+        /// An inline array holding references among other values, each element decoded.
+        case array([Field])
+        /// An inline dictionary holding references somewhere in it, each value decoded.
+        case dictionary(OrderedDictionary<String, Field>)
     }
 
     /// The class, as `$classname` and `$classes` name it.
