@@ -41,4 +41,18 @@ import Testing
         #expect(items[1] == .object(.string("hello")))
         guard case .inline(.string)? = items.first else { Issue.record("\(items)"); return }
     }
+
+    @Test func archiveEqualityIgnoresTheOrderOfTopLevelKeys() throws {
+        // The second finding: six $top keys come back from the binary writer in CF's hash
+        // order, which an order-sensitive comparison took for a change.
+        let bytes = Array(try Data(contentsOf: Self.directory.appendingPathComponent("keyed-top-keys-in-hash-order.bplist")))
+        let archive = try KeyedArchive(parsing: bytes)
+        let again = try KeyedArchive(parsing: archive.encoded(as: .binary))
+        #expect(Array(again.top.keys) != Array(archive.top.keys))
+        #expect(again == archive)
+        #expect(again.hashValue == archive.hashValue)
+        var other = archive
+        other.top["payload"] = .uid(2)
+        #expect(other != archive)
+    }
 }

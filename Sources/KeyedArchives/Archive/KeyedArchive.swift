@@ -4,6 +4,9 @@ import PropertyLists
 /// An NSKeyedArchiver archive as stored: the flat `$objects` table (index 0 is `$null`, objects
 /// refer to each other by `CF$UID`) and the `$top` fields that name the root objects.
 ///
+/// Two archives are equal when their objects and `$top` are, key order aside (as with
+/// ``PropertyList``): a binary archive keeps keys in CF's hash order, an XML one sorted.
+///
 /// This is the lossless form, reference cycles and shared objects included; ``KeyedUnarchiver``
 /// decodes objects out of it, ``KeyedArchiver`` builds one, and ``resolvedTopLevel(limits:)``
 /// turns it into an ordinary property list for scripts (`plutil -unarchive`).
@@ -108,5 +111,18 @@ public struct KeyedArchive: Sendable, Hashable {
                 throw KeyedArchiveError(.encodingFailed("cannot write XML: \(error.message)"), keyPath: error.keyPath)
             }
         }
+    }
+}
+
+extension KeyedArchive {
+    /// Equal objects and equal `$top` entries, in any key order.
+    public static func == (a: KeyedArchive, b: KeyedArchive) -> Bool {
+        a.objects == b.objects && PropertyList.dictionary(a.top) == PropertyList.dictionary(b.top)
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objects)
+        hasher.combine(PropertyList.dictionary(top))
     }
 }
