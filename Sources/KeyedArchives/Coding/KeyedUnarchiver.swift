@@ -27,7 +27,7 @@ public final class KeyedUnarchiver {
     public let limits: KeyedArchiveLimits
     /// Archived class names read as other names, like `NSKeyedUnarchiver.setClass(_:forClassName:)`:
     /// `["MyApp.DataPackage": "ENHAppDataPackage"]` reads the module-qualified names Foundation
-    /// on Linux writes.
+    /// on Linux writes. Set it before decoding: each class dictionary is read once.
     public var classNameSubstitutions: [String: String] = [:]
 
     /// The container being read: `$top`, or the fields of the object being decoded.
