@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
@@ -52,6 +53,11 @@ let package = Package(
         .target(
             name: "UniformTypes",
             dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: prespecialize
+        ),
+        .target(
+            name: "KeyedArchives",
+            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
         ),
         .target(name: "CSystemShims"),
@@ -108,6 +114,7 @@ let package = Package(
             name: "plutil",
             dependencies: [
                 "PropertyLists",
+                "KeyedArchives",
                 "ToolSupport",
                 "CMalloc",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -129,6 +136,11 @@ let package = Package(
             path: "Tests/TestHelpers"
         ),
         .executableTarget(
+            name: "KeyedArchiveBenchmarks",
+            dependencies: ["KeyedArchives", "PropertyLists", "BenchmarkSupport"],
+            path: "Benchmarks/KeyedArchiveBenchmarks"
+        ),
+        .executableTarget(
             name: "TypeBenchmarks",
             dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
@@ -146,6 +158,10 @@ let package = Package(
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "KeyedArchivesTests",
+            dependencies: ["KeyedArchives", "PropertyLists", "TestHelpers"]
         ),
         .testTarget(
             name: "UniformTypesTests",

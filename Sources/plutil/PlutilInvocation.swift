@@ -25,6 +25,8 @@ struct PlutilInvocation {
     var humanReadableJSON = false
     var omitNewline = false
     var expectedType: String?
+    /// `-unarchive`: read each file as a keyed archive and work on its resolved object graph.
+    var unarchive = false
 
     struct UsageError: Error { var message: String }
 
@@ -76,6 +78,7 @@ struct PlutilInvocation {
                 }
                 invocation.verb = .edit(.append, path, value)
             case "-expect": invocation.expectedType = try next("type after -expect")
+            case "-unarchive": invocation.unarchive = true
             case "-o": invocation.output = try next("path after -o")
             case "-e": invocation.outputExtension = try next("extension after -e")
             case "-s": invocation.silent = true
@@ -87,6 +90,11 @@ struct PlutilInvocation {
             }
         }
         if case .help = invocation.verb { return invocation }
+        // `-unarchive` alone prints the resolved graph as XML; it never rewrites the archive.
+        if invocation.unarchive, !verbSeen {
+            invocation.verb = .convert(.xml)
+            invocation.output = invocation.output ?? "-"
+        }
         guard !invocation.files.isEmpty else { throw UsageError(message: "No files specified.") }
         return invocation
     }

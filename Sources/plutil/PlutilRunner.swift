@@ -1,5 +1,6 @@
 import ToolSupport
 import ExtrasBase64
+import KeyedArchives
 import PropertyLists
 import SystemPackage
 
@@ -39,16 +40,22 @@ struct PlutilRunner {
         // Apple's plutil reads JSON for every verb but -lint, which has never linted JSON.
         var options = PropertyListReadOptions()
         if case .lint = invocation.verb {} else { options.readsJSON = true }
+        var document: PropertyListDocument
         do {
-            let document = try PropertyListReader.read(contentsOf: FilePath(file), options: options)
-            keptUntilExit = document
-            return document
+            document = try PropertyListReader.read(contentsOf: FilePath(file), options: options)
         } catch {
             if case .lint = invocation.verb, error.format == .json, error.location == nil {
                 throw PlutilFailure("\(error.description); -lint checks property lists only, as Apple's plutil does (-convert xml1 reads JSON)")
             }
             throw PlutilFailure(error.description)
         }
+        if invocation.unarchive {
+            do { document.value = try KeyedArchive(propertyList: document.value).resolvedTopLevel() } catch {
+                throw PlutilFailure(error.description)
+            }
+        }
+        keptUntilExit = document
+        return document
     }
 
     private func encode(_ value: PropertyList, as format: PropertyListFormat) throws(PlutilFailure) -> [UInt8] {

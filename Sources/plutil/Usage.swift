@@ -14,6 +14,9 @@ let usage = """
                                    (xml1, binary1, json or raw); -expect type checks its type
      -type keypath                 print the type of the value at keypath
      -create fmt                   create an empty property list of format fmt
+     -unarchive                    read files as NSKeyedArchiver archives: the other commands see $top
+                                   with references resolved and each $class as its name; alone, it
+                                   prints that as XML (-convert fmt -o path to write it elsewhere)
 
     Key paths separate keys with '.'; a number indexes an array; '\\.' is a literal dot.
     Value types: -bool YES|NO|true|false (any case), -integer N (decimal or 0x hex), -float N, -string S,
@@ -37,5 +40,6 @@ let usage = """
       plutil -convert binary1 -o Info.bin App/Info.plist
       plutil -extract CFBundleDocumentTypes.0.LSItemContentTypes json -o - App/Info.plist
       plutil -insert CFBundleDocumentTypes.0.LSHandlerRank -string Owner App/Info.plist
+      plutil -unarchive -convert json -r -o - package.archive
 
     """

@@ -91,19 +91,23 @@ public struct BinaryPropertyListWriter: Sendable {
         return out
     }
 
+    // The encoding helpers below are `package`-visible so that KeyedArchives' archive writer, which
+    // lays out its object table by CF's keyed-archive rules, encodes each object exactly as this
+    // writer does instead of keeping a second copy.
+
     /// The fewest of 1, 2, 4 or 8 bytes that hold `value` (CF's rule for offsets and references).
-    static func byteWidth(_ value: UInt64) -> Int {
+    package static func byteWidth(_ value: UInt64) -> Int {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
-    static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    package static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
         for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
             out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }
     }
 
     /// A marker with its count: in the low nibble below 15, else followed by an integer object.
-    static func appendMarker(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+    package static func appendMarker(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
         if count < 15 {
             out.append(marker | UInt8(count))
         } else {
@@ -112,13 +116,13 @@ public struct BinaryPropertyListWriter: Sendable {
         }
     }
 
-    static func appendUnsigned(_ value: UInt64, to out: inout [UInt8]) {
+    package static func appendUnsigned(_ value: UInt64, to out: inout [UInt8]) {
         let width = byteWidth(value)
         out.append(0x10 | UInt8(width.trailingZeroBitCount))
         appendBigEndian(value, width: width, to: &out)
     }
 
-    static func appendScalar(_ value: PropertyList, to out: inout [UInt8]) {
+    package static func appendScalar(_ value: PropertyList, to out: inout [UInt8]) {
         switch value {
         case .bool(let b): out.append(b ? 0x09 : 0x08)
         case .integer(let i):
