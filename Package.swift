@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
@@ -53,6 +54,11 @@ let package = Package(
             name: "UniformTypes",
             dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
+        ),
+        // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
+        .target(
+            name: "UniformTypeIdentifiers",
+            dependencies: ["UniformTypes", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CSystemShims"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -141,6 +147,10 @@ let package = Package(
             name: "UniformTypesTests",
             dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "UniformTypeIdentifiersTests",
+            dependencies: ["UniformTypeIdentifiers", "TestHelpers"]
         ),
         .testTarget(
             name: "ReceiverTests",
