@@ -126,7 +126,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TypeBenchmarks",
-            dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
+            dependencies: ["UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
         ),
         .executableTarget(

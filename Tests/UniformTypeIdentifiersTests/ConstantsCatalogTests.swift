@@ -15,7 +15,7 @@ extension UniformTypeIdentifiersTests {
     @Test func everyConstantIsDeclaredOrKnownToBeMissing() throws {
         var missing: [String] = []
         for identifier in UTType.constantIdentifiers.sorted() {
-            let type = UTType.constant(identifier)
+            let type = try #require(UTType.constant(identifier))
             #expect(type.identifier == identifier && !type.isDynamic)
             if type.isDeclared { continue }
             missing.append(identifier)

@@ -6,8 +6,8 @@ import Testing
 /// Which registry the calls without one use, and when it is read again.
 extension UniformTypeIdentifiersTests {
     @Test func theDefaultRegistryIsTheTestDevice() throws {
-        #expect(DefaultTypeRegistry.activeSource.root.path == TestDevice.root.path)
-        #expect(DefaultTypeRegistry.activeSource.catalog == TestDevice.catalog)
+        #expect(DefaultTypeRegistry.source.root.path == TestDevice.root.path)
+        #expect(DefaultTypeRegistry.source.catalog == TestDevice.catalog)
         #expect(UTType.png.isDeclared)
         // Compiled and written into the test device, nowhere else.
         #expect(FileManager.default.fileExists(atPath: TestDevice.root.appendingPathComponent("registry.bin").path))

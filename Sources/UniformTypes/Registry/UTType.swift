@@ -92,7 +92,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     }
 
     /// A record of `registry`.
-    init(number: TypeRegistry.TypeID, in registry: TypeRegistry) {
+    package init(number: TypeRegistry.TypeID, in registry: TypeRegistry) {
         self.init(registry: registry, number: number, kind: .record)
     }
 
