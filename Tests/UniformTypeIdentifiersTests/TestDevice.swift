@@ -49,10 +49,11 @@ enum TestDevice {
     }
 }
 
-/// Sets up ``TestDevice`` before the suite's tests run.
+/// Sets up ``TestDevice`` before the suite's tests run, and removes it after them.
 struct TestDeviceTrait: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        _ = TestDevice.root
+        let root = TestDevice.root
+        defer { if test.isSuite { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) } }
         try await function()
     }
 }
