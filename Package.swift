@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
@@ -59,6 +60,11 @@ let package = Package(
             name: "KeyedArchives",
             dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
+        ),
+        // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
+        .target(
+            name: "UniformTypeIdentifiers",
+            dependencies: ["UniformTypes", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CSystemShims"),
         // Every system call the libraries make, typed (swift-system's style); faults can be forced
@@ -142,7 +148,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TypeBenchmarks",
-            dependencies: ["UniformTypes", "PropertyLists", "BenchmarkSupport"],
+            dependencies: ["UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
         ),
         .executableTarget(
@@ -167,6 +173,10 @@ let package = Package(
             name: "UniformTypesTests",
             dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "UniformTypeIdentifiersTests",
+            dependencies: ["UniformTypeIdentifiers", "TestHelpers"]
         ),
         .testTarget(
             name: "ReceiverTests",

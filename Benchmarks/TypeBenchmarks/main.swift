@@ -8,6 +8,7 @@
 import BenchmarkSupport
 import Foundation
 import PropertyLists
+import UniformTypeIdentifiers
 import UniformTypes
 
 let arguments = CommandLine.arguments
@@ -112,6 +113,19 @@ let extensions = names.map { FileTypeDetector.filenameExtension(of: $0) ?? "" }
     return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
 }
 
+/// Apple's API: `UTType(filenameExtension:)` without a registry, answered by the default registry
+/// (a lock and a clock read per call on top of the value lookup).
+@MainActor func appleExtensionRate() -> Double {
+    var ops = 0, found = 0
+    let c0 = clock(CLOCK_THREAD_CPUTIME_ID)
+    while clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        for ext in extensions { if UTType(filenameExtension: ext)?.isDeclared == true { found += 1 } }
+        ops += extensions.count
+    }
+    precondition(found > 0)
+    return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+
 /// The engine's own lookup, which answers a type number (no UTType value is built).
 @MainActor func ourEngineExtensionRate() -> Double {
     var ops = 0, found = 0
@@ -126,20 +140,30 @@ let extensions = names.map { FileTypeDetector.filenameExtension(of: $0) ?? "" }
     return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
 }
 
-// `--profile conforms|extension|engine`: only that loop, for `perf record`.
+DefaultTypeRegistry.use(root: device, catalog: catalog)
+
+// `--profile conforms|extension|engine|apple`: only that loop, for `perf record`.
 if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
-    for _ in 0..<5 { _ = arguments[i + 1] == "conforms" ? ourConformsRate() : arguments[i + 1] == "engine" ? ourEngineExtensionRate() : ourExtensionRate() }
+    let loop: @MainActor () -> Double = switch arguments[i + 1] {
+    case "conforms": ourConformsRate
+    case "engine": ourEngineExtensionRate
+    case "apple": appleExtensionRate
+    default: ourExtensionRate
+    }
+    for _ in 0..<5 { _ = loop() }
     exit(0)
 }
 
-var conformsRatios: [Double] = [], extensionRatios: [Double] = [], engineRatios: [Double] = []
-var lastOurs = (0.0, 0.0, 0.0), lastGIO: [String: Double] = [:]
+var conformsRatios: [Double] = [], extensionRatios: [Double] = [], engineRatios: [Double] = [], appleRatios: [Double] = []
+var lastOurs = (0.0, 0.0, 0.0, 0.0), lastGIO: [String: Double] = [:]
 for _ in 0..<rounds {
-    let ours = (ourConformsRate(), ourExtensionRate(), ourEngineExtensionRate())
+    let ours = (ourConformsRate(), ourExtensionRate(), ourEngineExtensionRate(), appleExtensionRate())
     guard builtGIO else { break }
     let gio = gioRates()
     if let g = gio["is_a_mixed_pairs_per_cpu_s"] { conformsRatios.append(ours.0 / g) }
-    if let g = gio["guess_by_name_per_cpu_s"] { extensionRatios.append(ours.1 / g); engineRatios.append(ours.2 / g) }
+    if let g = gio["guess_by_name_per_cpu_s"] {
+        extensionRatios.append(ours.1 / g); engineRatios.append(ours.2 / g); appleRatios.append(ours.3 / g)
+    }
     lastOurs = ours
     lastGIO = gio
 }
@@ -149,7 +173,8 @@ let declaredShare = Double(extensions.filter { registry.firstType(tag: $0, tagCl
 print(String(format: "type for an extension (%d names from shared-mime-info's globs, %.0f%% claimed by a declared type here):", extensions.count, declaredShare * 100))
 print(String(format: "  engine lookup (type number): ours %.2f M/s, g_content_type_guess (name) %.2f M/s: %.1fx (target >= 10x)",
              lastOurs.2 / 1e6, (lastGIO["guess_by_name_per_cpu_s"] ?? .nan) / 1e6, median(engineRatios)))
-print(String(format: "  UTType(filenameExtension:) value: ours %.2f M/s: %.1fx", lastOurs.1 / 1e6, median(extensionRatios)))
+print(String(format: "  UTType(filenameExtension:, in: registry) value: ours %.2f M/s: %.1fx", lastOurs.1 / 1e6, median(extensionRatios)))
+print(String(format: "  UTType(filenameExtension:) (Apple's API, default registry): ours %.2f M/s: %.1fx", lastOurs.3 / 1e6, median(appleRatios)))
 
 // 4. Process start: interleaved spawns, medians.
 let spawnWall = Bench.spawnWall

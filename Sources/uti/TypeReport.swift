@@ -24,8 +24,8 @@ enum TypeReport {
         for (tagClass, tags) in t.tags.sorted(by: { $0.key < $1.key }) where !tags.isEmpty {
             out += "\(tagClass.rawValue): \(tags.joined(separator: ", "))\n"
         }
-        if let url = t.referenceURL { out += "reference: \(url)\n" }
-        if let v = t.version { out += "version: \(v)\n" }
+        if let url = t.referenceURLString { out += "reference: \(url)\n" }
+        if let v = t.versionString { out += "version: \(v)\n" }
         return out
     }
 }

@@ -150,7 +150,7 @@ extension TypeDeclaration {
         if let spec = entry["UTTypeTagSpecification"] {
             if case .dictionary(let classes) = spec.value {
                 for (className, _) in classes {
-                    guard let tagClass = TagClass(rawValue: className) else {
+                    guard let tagClass = TagClass(standard: className) else {
                         diagnostics.append(.init(.warning, "'\(className)' is not a standard tag class; ignored", at: spec.path.appending(className)))
                         continue
                     }

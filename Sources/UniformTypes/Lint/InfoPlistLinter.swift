@@ -176,18 +176,16 @@ public struct InfoPlistLinter: Sendable {
                 let tagPath = tags.count > 1 ? path.appending(i) : path
                 if tag.isEmpty { add(.error, "an empty \(tagClass.rawValue) tag never matches", tagPath); continue }
                 if !seenTags.insert(tagClass.normalized(tag)).inserted { add(.warning, "\(tag) is listed twice", tagPath) }
-                switch tagClass {
-                case .filenameExtension:
+                if tagClass == .filenameExtension {
                     if tag.hasPrefix(".") { add(.error, "filename extension \"\(tag)\" must not start with a dot", tagPath) }
                     if tag.contains("/") || tag.contains(" ") { add(.error, "filename extension \"\(tag)\" contains '/' or a space", tagPath) }
-                case .mimeType:
+                } else if tagClass == .mimeType {
                     let parts = tag.split(separator: "/", omittingEmptySubsequences: false)
                     if parts.count != 2 || parts.contains(where: \.isEmpty) || tag.contains(" ") {
                         add(.error, "MIME type \"\(tag)\" is not of the form type/subtype", tagPath)
                     }
-                case .osType:
+                } else if tagClass == .osType {
                     if tag.utf8.count != 4 { add(.error, "OSType \"\(tag)\" must be exactly 4 characters", tagPath) }
-                case .pasteboardType: break
                 }
                 if tagClass == .filenameExtension || tagClass == .mimeType {
                     let key = "\(tagClass.rawValue) \(tagClass.normalized(tag))"

@@ -45,12 +45,15 @@ enum RegistryImageLayout {
         }
     }
 
-    static func tagTable(_ tagClass: TagClass) -> Section {
-        switch tagClass {
-        case .filenameExtension: .extensionTable
-        case .mimeType: .mimeTable
-        case .osType: .osTypeTable
-        case .pasteboardType: .pasteboardTable
+    /// The index of a standard tag class; other classes have none (declarations never keep them).
+    @inline(__always)
+    static func tagTable(_ tagClass: TagClass) -> Section? {
+        switch tagClass.standardIndex {
+        case 0: .extensionTable
+        case 1: .mimeTable
+        case 2: .osTypeTable
+        case 3: .pasteboardTable
+        default: nil
         }
     }
 
@@ -155,10 +158,10 @@ struct RegistryImageWriter {
             r[15] = UInt32(pool.count); r[16] = UInt32(c.ancestors[i].count)
             pool += c.ancestors[i].map { UInt32($0) }
             var tagWords: [UInt32] = []
-            for tagClass in TagClass.allCases {
+            for tagClass in TagClass.standard {
                 for tag in d?.tags[tagClass] ?? [] {
                     let (o, l) = ref(tag)
-                    tagWords += [UInt32(TagClass.allCases.firstIndex(of: tagClass)!), o, l]
+                    tagWords += [UInt32(tagClass.standardIndex), o, l]
                 }
             }
             r[17] = UInt32(pool.count); r[18] = UInt32(tagWords.count / 3)
@@ -178,7 +181,7 @@ struct RegistryImageWriter {
         }
         let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })
         var tagTables: [RegistryImageLayout.Section: [UInt32]] = [:]
-        for tagClass in TagClass.allCases {
+        for tagClass in TagClass.standard {
             var keys: [(String, UInt32)] = []
             for (tag, candidates) in c.tagIndex[tagClass] ?? [] {
                 let (o, l) = ref(tag)
@@ -186,7 +189,7 @@ struct RegistryImageWriter {
                 pool += [o, l, UInt32(pool.count + 4), UInt32(candidates.count)]
                 pool += candidates.map { UInt32($0) }
             }
-            tagTables[Layout.tagTable(tagClass)] = table(keys)
+            tagTables[Layout.tagTable(tagClass)!] = table(keys)
         }
         var diagnosticWords: [UInt32] = []
         for diagnostic in c.diagnostics {

@@ -239,7 +239,7 @@ public final class TypeRegistry: Sendable {
     /// The tags of one class a declared type has, in order, read straight from its record
     /// (``declaration(of:)`` builds the whole declaration: too much for one preferred tag).
     public func tags(of id: TypeID, class tagClass: TagClass) -> [String] {
-        guard isDeclared(id), let wanted = TagClass.allCases.firstIndex(of: tagClass) else { return [] }
+        guard isDeclared(id), let wanted = tagClass.standardPosition else { return [] }
         var result: [String] = []
         for i in 0..<count(record(id, 18)) {
             let t = record(id, 17) + 3 * i
@@ -254,8 +254,8 @@ public final class TypeRegistry: Sendable {
         var tags: [TagClass: [String]] = [:]
         for i in 0..<count(record(id, 18)) {
             let t = record(id, 17) + 3 * i
-            guard pool(t) < TagClass.allCases.count else { continue }
-            tags[TagClass.allCases[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
+            guard pool(t) < TagClass.standard.count else { continue }
+            tags[TagClass.standard[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
         }
         let icons = (0..<count(record(id, 20))).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
         var localized: [String: String] = [:]
@@ -294,9 +294,10 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The declared types claiming `tag`, best first, optionally only those conforming to `constraint`.
+    /// A class other than the four standard ones has no index: declarations never keep its tags.
     public func types(tag: String, tagClass: TagClass, conformingTo constraint: TypeID? = nil) -> [TypeID] {
+        guard let s = Layout.tagTable(tagClass) else { return [] }
         let key = tagClass.normalized(tag)
-        let s = Layout.tagTable(tagClass)
         let capacity = section(s).count
         let mask = capacity - 1
         let hash = Layout.hash(key.utf8)
@@ -318,6 +319,7 @@ public final class TypeRegistry: Sendable {
     /// The best declared type claiming `tag` (conforming to `constraint`, if given), without
     /// allocating: a short ASCII tag is lower-cased and hashed in one pass into a stack buffer.
     public func firstType(tag: String, tagClass: TagClass, conformingTo constraint: TypeID?) -> TypeID? {
+        guard let table = Layout.tagTable(tagClass) else { return nil }
         // The string's own storage, read in place (a `var` copy and `withUTF8` cost a retain and a
         // release per lookup); a bridged or lazy string takes the general path below.
         let fast: TypeID??? = tag.utf8.withContiguousStorageIfAvailable { raw -> TypeID?? in
@@ -332,7 +334,7 @@ public final class TypeRegistry: Sendable {
                     buffer[i] = b
                     hash = (hash ^ UInt32(b)) &* 16_777_619
                 }
-                guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, tagClass) else { return .some(nil) }
+                guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, table) else { return .some(nil) }
                 let start = pool(entry + 2)
                 for i in 0..<count(pool(entry + 3)) {
                     guard let candidate = poolType(start + i) else { continue }
@@ -346,8 +348,7 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The pool index of the tag-index entry for a normalised tag and its hash.
-    private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ tagClass: TagClass) -> Int? {
-        let s = Layout.tagTable(tagClass)
+    private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ s: Layout.Section) -> Int? {
         let capacity = section(s).count
         let mask = capacity - 1
         var index = Int(hash) & mask

@@ -8,7 +8,7 @@ extension UTType {
     public var propertyListRepresentation: PropertyList {
         var d: [(String, PropertyList)] = [
             ("identifier", .string(identifier)),
-            ("conformsTo", .array(parentNumbers.map { .string(registry.identifier(of: $0)) })),
+            ("conformsTo", .array(parents.map { .string($0.identifier) })),
             ("supertypes", .array(supertypes.map(\.identifier).sorted().map(PropertyList.string))),
             ("tags", .dictionary(.init(uniqueKeysWithValues: tags.sorted { $0.key < $1.key }.map { ($0.key.rawValue, PropertyList.array($0.value.map(PropertyList.string))) }))),
             ("isDeclared", .bool(isDeclared)), ("isDynamic", .bool(isDynamic)), ("isPublic", .bool(isPublic)),
@@ -16,8 +16,8 @@ extension UTType {
         if let v = localizedDescription { d.append(("localizedDescription", .string(v))) }
         if let v = preferredFilenameExtension { d.append(("preferredFilenameExtension", .string(v))) }
         if let v = preferredMIMEType { d.append(("preferredMIMEType", .string(v))) }
-        if let v = referenceURL { d.append(("referenceURL", .string(v))) }
-        if let v = version { d.append(("version", .string(v))) }
+        if let v = referenceURLString { d.append(("referenceURL", .string(v))) }
+        if let v = versionString { d.append(("version", .string(v))) }
         if let v = declaringSource { d.append(("declaringBundle", .string(v))) }
         return .dictionary(.init(uniqueKeysWithValues: d))
     }
