@@ -64,7 +64,7 @@ let package = Package(
         // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
         .target(
             name: "UniformTypeIdentifiers",
-            dependencies: ["UniformTypes", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["UniformTypes", "SystemCalls", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CSystemShims"),
         // Every system call the libraries make, typed (swift-system's style); faults can be forced

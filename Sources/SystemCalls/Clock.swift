@@ -27,6 +27,14 @@ public struct Clock: Sendable {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// Nanoseconds on a monotonic clock that is cheap to read and coarse (a few milliseconds,
+    /// `CLOCK_MONOTONIC_COARSE`): for intervals checked on hot paths.
+    public static func coarseMonotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
     /// Sleeps `seconds`. The corresponding C function is `nanosleep`.
     public static func sleep(_ seconds: Double) {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))

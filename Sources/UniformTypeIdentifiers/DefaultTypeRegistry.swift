@@ -2,13 +2,9 @@
 // knows where a device's registry lives is in this file (DeviceRoot, TypeCatalog, RegistryStore),
 // so that it follows those APIs to another module with an import change.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Logging
 import Synchronization
+import SystemCalls
 import UniformTypes
 
 /// The registry that calls without one (`UTType("public.png")`, `UTType.png`,
@@ -146,11 +142,7 @@ public final class TypeRegistrySource: Sendable {
     /// A monotonic time that is cheap to read: every call without a registry reads it, and
     /// `ContinuousClock.now` was a tenth of the time of `UTType(filenameExtension:)`. Its
     /// resolution (a few milliseconds) is plenty for a one-second interval.
-    private static func coarseNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
+    private static func coarseNanoseconds() -> UInt64 { Clock.coarseMonotonicNanoseconds() }
 
     private static func open(root: DeviceRoot, catalog: String?) -> TypeRegistry {
         do {
