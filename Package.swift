@@ -64,7 +64,7 @@ let package = Package(
         // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
         .target(
             name: "UniformTypeIdentifiers",
-            dependencies: ["UniformTypes", "SystemCalls", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AppRegistry", "UniformTypes", "SystemCalls", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CSystemShims"),
         // Every system call the libraries make, typed (swift-system's style); faults can be forced
@@ -77,16 +77,24 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The app model (what an Info.plist says), the apps and containers of a device root, its
+        // compiled registry, and the linter that checks Info.plists the way the model reads them.
+        .target(
+            name: "AppRegistry",
+            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: prespecialize
+        ),
         .target(
             name: "Handlers",
-            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: prespecialize
         ),
         .target(
             name: "Receiver",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize
         ),
@@ -97,20 +105,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "uti",
-            dependencies: ["UniformTypes", "PropertyLists", "ToolSupport"],
+            dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
         .executableTarget(
             name: "openin",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
         .executableTarget(
             name: "inboxd",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize,
@@ -148,17 +156,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "TypeBenchmarks",
-            dependencies: ["UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
+            dependencies: ["AppRegistry", "UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
         ),
         .executableTarget(
             name: "HandlerBenchmarks",
-            dependencies: ["Handlers", "UniformTypes", "BenchmarkSupport"],
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/HandlerBenchmarks"
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
+            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
         ),
         .testTarget(
@@ -171,21 +179,21 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyLists", "TestHelpers"],
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
-            dependencies: ["UniformTypeIdentifiers", "TestHelpers"]
+            dependencies: ["AppRegistry", "UniformTypeIdentifiers", "TestHelpers"]
         ),
         .testTarget(
             name: "ReceiverTests",
-            dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
+            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HandlersTests",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -7,6 +7,7 @@
 //    files and give each app one CFBundleDocumentTypes claim of the UTIs its MIME types map to.
 //    Ours: HandlerRanking over a HandlerIndex; GIO: g_app_info_get_all_for_type (gio_bench.c).
 // 2. Processes: `openin --list` on the Samples device against `gio mime TYPE`.
+import AppRegistry
 import BenchmarkSupport
 import Foundation
 import Handlers

@@ -8,6 +8,7 @@
 //
 //   swift build -c release && .build/release/ReceiverBenchmarks [--only throughput|latency|memory]
 //       [--files 1000] [--reps 5] [--seconds 10] [--total 100000]
+import AppRegistry
 import BenchmarkSupport
 import Foundation
 import Handlers

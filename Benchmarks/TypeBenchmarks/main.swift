@@ -5,6 +5,7 @@
 //   swift run -c release TypeBenchmarks [--starts N] [--rounds N]
 //
 // Needs gcc, pkg-config, libglib2.0-dev, libglib2.0-bin (gio), xdg-utils, shared-mime-info.
+import AppRegistry
 import BenchmarkSupport
 import Foundation
 import PropertyLists

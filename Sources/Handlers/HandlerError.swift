@@ -1,3 +1,4 @@
+import AppRegistry
 import PropertyLists
 import SystemCalls
 
@@ -6,8 +7,8 @@ import SystemCalls
 public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A system call failed.
     case system(SystemCallError)
-    /// A string that cannot name an app's container (empty, `.`, `..`, a `/`, a NUL).
-    case invalidBundleIdentifier(String)
+    /// A problem of the app model or the device (a container, a registration).
+    case app(AppRegistryError)
     /// No registered app has this bundle identifier.
     case noSuchApp(String)
     /// The app cannot take the documents, and why.
@@ -27,7 +28,7 @@ public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .system(let error): error.description
-        case .invalidBundleIdentifier(let id): "\"\(id)\" cannot name an app's container"
+        case .app(let error): error.description
         case .noSuchApp(let id): "no registered app \(id)"
         case .cannotTake(let app, let reason): "\(app) cannot take it: \(reason)"
         case .notAFile(let path, let kind): "\(path) is \(kind.phrase), not a file"

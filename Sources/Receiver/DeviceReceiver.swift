@@ -1,3 +1,4 @@
+import AppRegistry
 import Handlers
 import Logging
 import SystemCalls
@@ -62,10 +63,10 @@ public struct DeviceReceiver {
         self.options = options
         self.logger = logger
         if options.root.origin != .userDefault && !options.root.exists { throw .noDeviceRoot(options.root.path) }
-        do { catalog = try TypeCatalog.required(for: options.root) } catch { throw .noCatalog(lookedIn: error.lookedIn) }
+        do { catalog = try TypeCatalog.required(for: options.root) } catch { throw .app(error) }
         if let app = options.app {
             let container: AppContainer
-            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .handler(error) }
+            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
             if !container.exists && !isRegistered(app) { throw .noSuchApp(app, root: options.root.path) }
         }
     }
@@ -94,8 +95,8 @@ public struct DeviceReceiver {
     /// registered app is judged by its declarations at the next pass).
     public func mover(for app: String) throws(ReceiverError) -> InboxMover {
         let container: AppContainer
-        do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .handler(error) }
-        do { try container.create() } catch { throw .handler(error) }
+        do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
+        do { try container.create() } catch { throw .app(error) }
         var mover = InboxMover(container: container, sizeLimit: options.sizeLimit, manifest: try Manifest(path: container.manifest))
         if let workingFolder = options.workingFolder {
             do { try FileSystem.makeDirectories(workingFolder) } catch { throw .system(error) }
@@ -144,7 +145,7 @@ public struct DeviceReceiver {
         var result: [AppStatus] = []
         for app in apps() {
             let container: AppContainer
-            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .handler(error) }
+            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
             var counts: [MoveStatus: Int] = [:]
             for entry in try Manifest.existing(at: container.manifest)?.entries() ?? [] { counts[entry.status, default: 0] += 1 }
             result.append(AppStatus(app: app, waiting: FileSystem.entries(of: container.inbox).count, counts: counts))
@@ -157,7 +158,7 @@ public struct DeviceReceiver {
         var result: [(String, [ManifestEntry])] = []
         for app in apps() {
             let container: AppContainer
-            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .handler(error) }
+            do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
             result.append((app, try Manifest.existing(at: container.manifest)?.entries() ?? []))
         }
         return result

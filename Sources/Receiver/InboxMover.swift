@@ -1,3 +1,4 @@
+import AppRegistry
 import Handlers
 import Logging
 import Synchronization
@@ -55,7 +56,7 @@ public struct InboxMover {
     /// - Throws: ``ReceiverError`` when the Inbox or the working folder cannot be opened, or the
     ///   journal cannot be read.
     public func moveAll() throws(ReceiverError) -> [EntryOutcome] {
-        do { try container.create() } catch { throw .handler(error) }
+        do { try container.create() } catch { throw .app(error) }
         try recover()
         let inbox: OwnedDescriptor, target: OwnedDescriptor
         do {

@@ -1,3 +1,4 @@
+import AppRegistry
 import Handlers
 import SystemCalls
 

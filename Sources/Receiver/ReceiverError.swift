@@ -1,3 +1,5 @@
+import AppRegistry
+import AppRegistry
 import Handlers
 import SystemCalls
 
@@ -11,9 +13,9 @@ public enum ReceiverError: Error, Sendable, Hashable, CustomStringConvertible {
     case noDeviceRoot(String)
     /// No container and no registration for this app on the root.
     case noSuchApp(String, root: String)
-    /// No type catalog: the receiver cannot type documents without one. Where it looked.
-    case noCatalog(lookedIn: [String])
-    /// A problem of the handler layer (containers, apps).
+    /// A problem of the app model or the device (a container, the catalog, the registry).
+    case app(AppRegistryError)
+    /// A problem of the handler layer.
     case handler(HandlerError)
 
     /// One sentence.
@@ -23,7 +25,7 @@ public enum ReceiverError: Error, Sendable, Hashable, CustomStringConvertible {
         case .manifest(let path, let code, let message): "manifest \(path): \(message) (SQLite \(code))"
         case .noDeviceRoot(let path): "no device root at \(path)"
         case .noSuchApp(let id, let root): "no app \(id) on \(root) (neither registered nor with a container)"
-        case .noCatalog(let places): "no type catalog found; looked in " + places.joined(separator: ", ")
+        case .app(let error): error.description
         case .handler(let error): error.description
         }
     }

@@ -2,6 +2,7 @@
 // knows where a device's registry lives is in this file (DeviceRoot, TypeCatalog, RegistryStore),
 // so that it follows those APIs to another module with an import change.
 
+import AppRegistry
 import Logging
 import Synchronization
 import SystemCalls
@@ -122,7 +123,7 @@ public final class TypeRegistrySource: Sendable {
             if let snapshot = state.snapshot {
                 if state.fixed || now < state.nextCheck { return snapshot }
                 state.nextCheck = now &+ interval
-                if RegistryStore.fingerprint(root: state.root, catalog: state.catalog) == snapshot.registry.fingerprint { return snapshot }
+                if RegistryStore.isCurrent(snapshot.registry, root: state.root, catalog: state.catalog) { return snapshot }
             }
             let snapshot = RegistrySnapshot(Self.open(root: state.root, catalog: state.catalog))
             state.snapshot = snapshot

@@ -1,4 +1,5 @@
 // `inboxd`: a thin shell over the Receiver library (docs/receiver.md).
+import AppRegistry
 import Handlers
 import Logging
 import PropertyLists

@@ -1,3 +1,4 @@
+import AppRegistry
 import Handlers
 import OrderedCollections
 import PropertyLists
@@ -31,11 +32,11 @@ struct DefaultsCommand {
         case ("get", 2):
             let type = try knownType(words[1])
             let distance = HandlerRanking(registry: registry).distancesFromType(type)
-            let found = store.entries.compactMap { entry -> (String, String, Int)? in
-                distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.key, entry.value, $0) }
-            }.min { $0.2 < $1.2 }
-            guard let found else { Output.error("openin: no default for \(type.identifier) or its supertypes"); return 1 }
-            Output.line(found.2 == 0 ? found.1 : "\(found.1) (set for \(found.0))")
+            guard let found = DefaultHandlerRule.nearest(in: store.byType, distance: { distance[TypeIdentifierSyntax.normalized($0)] }) else {
+                Output.error("openin: no default for \(type.identifier) or its supertypes")
+                return 1
+            }
+            Output.line(found.distance == 0 ? found.app : "\(found.app) (set for \(found.type))")
             return 0
         case ("list", 1):
             if json {

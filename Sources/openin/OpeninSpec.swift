@@ -1,3 +1,4 @@
+import AppRegistry
 import ToolSupport
 
 /// `openin`'s command line, declared once (parsing, help, man page, completions).

@@ -1,3 +1,4 @@
+import AppRegistry
 import Foundation
 import PropertyLists
 import TestHelpers
@@ -140,5 +141,32 @@ import UniformTypes
             #expect(ranking.rank(type: type, fileName: "a.xyz", index: HandlerIndex(bundles: AppBundle.considered(for: [type], in: registry), registry: registry))
                     == ranking.rank(type: type, fileName: "a.xyz", index: everyApp))
         }
+    }
+}
+
+extension HandlerRankingTests {
+    /// What lint accepts is what the chooser does: a Quick Look generator (role QLGenerator, a
+    /// role lint knows) and a claim with a role LaunchServices does not know are never offered;
+    /// the refusal says why.
+    @Test func quickLookGeneratorsAndUnknownRolesAreNeverOffered() throws {
+        let plist = try PropertyListReader.read(Array("""
+            <plist><dict><key>CFBundleIdentifier</key><string>com.example.previewer</string><key>CFBundleName</key><string>Previewer</string>
+            <key>CFBundleDocumentTypes</key><array>
+              <dict><key>CFBundleTypeRole</key><string>QLGenerator</string><key>LSItemContentTypes</key><array><string>public.data</string></array></dict>
+              <dict><key>CFBundleTypeRole</key><string>Opener</string><key>LSItemContentTypes</key><array><string>public.png</string></array></dict>
+            </array></dict></plist>
+            """.utf8)).value
+        let registry = try RegistryStore.open(root: DeviceRoot(path: try TestSupport.temporaryDirectory().path),
+                                              catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
+        let app = AppBundle(plist: plist)
+        let png = try #require(UTType("public.png", in: registry))
+        #expect(HandlerRanking(registry: registry).rank(type: png, fileName: "a.png", index: HandlerIndex(bundles: [app], registry: registry)).isEmpty)
+        let dir = try TestSupport.temporaryDirectory()
+        let file = dir.appendingPathComponent("a.png")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: file)
+        let sheet = Chooser(registry: registry, bundles: [app]).sheet(for: [file.path], sourceApplication: "org.example.sender")
+        #expect(sheet.apps.isEmpty)
+        let reason = try #require(sheet.refusals.first?.reason)
+        #expect(reason.contains("QLGenerator") || reason.contains("Opener"), "\(reason)")
     }
 }

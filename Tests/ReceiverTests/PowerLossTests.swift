@@ -1,3 +1,4 @@
+import AppRegistry
 import Foundation
 import Handlers
 import TestHelpers

@@ -1,3 +1,4 @@
+import AppRegistry
 import Foundation
 import TestHelpers
 import Testing
@@ -11,8 +12,7 @@ extension UniformTypeIdentifiersTests {
         #expect(UTType.png.isDeclared)
         // Compiled and written into the test device, nowhere else.
         #expect(FileManager.default.fileExists(atPath: TestDevice.root.appendingPathComponent("registry.bin").path))
-        #expect(DefaultTypeRegistry.current.fingerprint == RegistryStore.fingerprint(root: DeviceRoot(path: TestDevice.root.path),
-                                                                                     catalog: TestDevice.catalog))
+        #expect(RegistryStore.isCurrent(DefaultTypeRegistry.current, root: DeviceRoot(path: TestDevice.root.path), catalog: TestDevice.catalog))
     }
 
     @Test func aProgramBuiltFromThisPackageFindsItsCatalog() {

@@ -1,3 +1,4 @@
+import AppRegistry
 import Foundation
 import PropertyLists
 import TestHelpers

@@ -1,3 +1,4 @@
+import AppRegistry
 import UniformTypes
 import SystemCalls
 

@@ -1,3 +1,4 @@
+import AppRegistry
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -44,8 +45,11 @@ public struct ActivityPerformer {
                                                                                          progress: progress?(document.path)))
             }
         case .saveToSender(let bundleIdentifier):
-            let container = try AppContainer(bundleIdentifier: bundleIdentifier, on: delivery.root)
-            try container.create()
+            let container: AppContainer
+            do {
+                container = try AppContainer(bundleIdentifier: bundleIdentifier, on: delivery.root)
+                try container.create()
+            } catch { throw .app(error) }
             return try documents.map { document throws(HandlerError) in
                 .copied(document: document.path, to: try Delivery.copyWithoutReplacing(document.path, into: container.documents,
                                                                                          temporaryFolder: container.temporary,

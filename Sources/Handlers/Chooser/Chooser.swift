@@ -1,3 +1,4 @@
+import AppRegistry
 import UniformTypes
 
 /// The activity sheet for one or more documents: the apps that can open all of them, in order and
@@ -115,8 +116,7 @@ public struct Chooser: Sendable {
         for claim in app.claims {
             let names = claim.contentTypes.filter { supertypes.contains(TypeIdentifierSyntax.normalized($0)) }
             guard !names.isEmpty else { continue }
-            if !claim.role.opensDocuments { return "it claims \(names.joined(separator: ", ")) with role \(claim.role.rawValue), which does not open documents" }
-            if claim.rank == .none { return "it claims \(names.joined(separator: ", ")) with rank None, which never opens" }
+            if let why = claim.whyItOpensNothing { return "it claims \(names.joined(separator: ", ")) with \(why)" }
         }
         let claimed = app.claims.flatMap { $0.contentTypes.isEmpty ? $0.extensions.map { "." + $0 } + $0.mimeTypes : $0.contentTypes }
         let shown = claimed.prefix(4).joined(separator: ", ") + (claimed.count > 4 ? ", …" : "")

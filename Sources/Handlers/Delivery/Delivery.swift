@@ -1,3 +1,4 @@
+import AppRegistry
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -56,8 +57,11 @@ public struct Delivery: Sendable {
     ///   - progress: called with bytes copied and the total, during the copy.
     public func deliver(_ documentPath: String, type: String, to app: AppBundle, activity: String? = nil,
                         progress: ((Int64, Int64) -> Void)? = nil) throws(HandlerError) -> Result {
-        let container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: root)
-        try container.create()
+        let container: AppContainer
+        do {
+            container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: root)
+            try container.create()
+        } catch { throw .app(error) }
         let original: String
         do { original = try CurrentProcess.absolutePath(documentPath) } catch { throw .system(error) }
         var request = OpenRequest(documentPath: original)

@@ -1,3 +1,4 @@
+import AppRegistry
 import OrderedCollections
 import PropertyLists
 import SystemCalls

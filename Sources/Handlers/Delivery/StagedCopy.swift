@@ -1,3 +1,4 @@
+import AppRegistry
 import SystemCalls
 
 /// A copy of a document written, flushed and given its final mode in a temporary folder, ready

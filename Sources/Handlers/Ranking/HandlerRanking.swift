@@ -1,39 +1,5 @@
+import AppRegistry
 import UniformTypes
-
-/// An app that can take a document, and why it ranks where it does.
-public struct HandlerCandidate: Sendable, Hashable {
-    /// The app's bundle identifier.
-    public var bundleIdentifier: String
-    /// The app's name (`CFBundleDisplayName` or `CFBundleName`), the last key of the order.
-    public var appName: String
-    /// The claim that made it eligible.
-    public var claim: DocumentTypeClaim
-    /// The type the claim names that the document conforms to (or the legacy tag that matched).
-    public var claimedType: String
-    /// Steps from the document's type up to the claimed type (0: the exact type).
-    public var distance: Int
-    /// Whether the claim is a wildcard (`public.item`, `public.data`, `public.content`, or `*`).
-    public var isWildcard: Bool
-    /// Whether the user made this app the default for the type or a supertype.
-    public var isUserDefault: Bool
-
-    /// A sentence for `--explain`.
-    public var reason: String {
-        var parts: [String] = []
-        if isUserDefault { parts.append("the user's default") }
-        if claimedType == "*" {
-            parts.append("claims everything (* in its legacy extension or MIME list)")
-        } else if claimedType.hasPrefix("extension ") || claimedType.hasPrefix("MIME type ") {
-            parts.append("claims the legacy \(claimedType) (no LSItemContentTypes)")
-        } else {
-            parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
-        }
-        if isWildcard { parts.append("a wildcard claim") }
-        parts.append("rank \(claim.rank.rawValue)")
-        parts.append("role \(claim.role.rawValue)")
-        return parts.joined(separator: ", ")
-    }
-}
 
 /// Picks and orders the apps that can open a document, as LaunchServices does.
 ///
@@ -98,10 +64,7 @@ public struct HandlerRanking: Sendable {
                                 index: index, userDefaults: userDefaults)
         }
         let distance = distances(from: type)
-        // The user's default for the type or its nearest supertype.
-        let defaultApp = userDefaults.compactMap { entry -> (String, Int)? in
-            distance[TypeIdentifierSyntax.normalized(entry.key)].map { (entry.value, $0) }
-        }.min { $0.1 < $1.1 }?.0
+        let defaultApp = DefaultHandlerRule.nearest(in: userDefaults) { distance[TypeIdentifierSyntax.normalized($0)] }?.app
         var found = Candidates(index: index, defaultApp: defaultApp)
         for (type, d) in distance {
             for entry in index.claimsByType[type] ?? [] {
@@ -141,20 +104,11 @@ public struct HandlerRanking: Sendable {
             }
             frontier = next
         }
-        var defaultApp: String?
-        if !userDefaults.isEmpty {
-            var nearest = Int.max
-            for (typeName, app) in userDefaults {
-                if type.typeNumber == nil, TypeIdentifierSyntax.normalized(typeName) == TypeIdentifierSyntax.normalized(type.identifier) {
-                    nearest = 0
-                    defaultApp = app
-                    continue
-                }
-                guard let n = registry.number(of: typeName), let d = distance.first(where: { $0.0 == n })?.1, d < nearest else { continue }
-                nearest = d
-                defaultApp = app
-            }
-        }
+        let defaultApp = userDefaults.isEmpty ? nil : DefaultHandlerRule.nearest(in: userDefaults) { typeName in
+            if type.typeNumber == nil, TypeIdentifierSyntax.normalized(typeName) == TypeIdentifierSyntax.normalized(type.identifier) { return 0 }
+            guard let n = registry.number(of: typeName) else { return nil }
+            return distance.first(where: { $0.0 == n })?.1
+        }?.app
         var found = Candidates(index: index, defaultApp: defaultApp)
         if type.typeNumber == nil {
             // Claims that name the dynamic identifier itself.
@@ -231,75 +185,5 @@ public struct HandlerRanking: Sendable {
         }
         let (ka, kb) = (key(a), key(b))
         return ka != kb ? ka < kb : a.bundleIdentifier < b.bundleIdentifier
-    }
-}
-
-/// The claims of many apps arranged for ranking: content-type claims by the (normalized) type they
-/// name, legacy extension/MIME claims in a list. Only claims that can open documents (role Editor
-/// or Viewer, rank other than None) are kept.
-public struct HandlerIndex: Sendable {
-    /// An app as the index keeps it.
-    public struct App: Sendable {
-        public var bundleIdentifier: String
-        public var name: String
-        public var claims: [DocumentTypeClaim]
-    }
-    /// The apps, in the order given.
-    public let apps: [App]
-    /// Normalized type identifier → the apps and claims that name it (with the claim's spelling).
-    let claimsByType: [String: [(app: Int, claim: Int, spelling: String)]]
-    /// Claims without `LSItemContentTypes`.
-    let legacyClaims: [(app: Int, claim: Int)]
-
-    /// The claims by registry number, when the index was built against a registry.
-    public struct Numbered: Sendable {
-        let registry: TypeRegistry
-        /// Keyed by `Int`, not the registry's `Int32` numbers: one key type less for the runtime
-        /// to look up a `Hashable` conformance for when a short-lived `openin` starts.
-        let claimsByNumber: [Int: [(app: Int, claim: Int, spelling: String)]]
-        let wildcards: Set<TypeRegistry.TypeID>
-    }
-    /// Set by ``init(apps:registry:)``.
-    public private(set) var numbered: Numbered?
-
-    /// Indexes `apps` and, for the claims of types `registry` knows, by their numbers there.
-    public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])], registry: TypeRegistry) {
-        self.init(apps: apps)
-        var byNumber: [Int: [(app: Int, claim: Int, spelling: String)]] = [:]
-        for (type, entries) in claimsByType {
-            guard let n = registry.number(of: type) else { continue }
-            byNumber[Int(n), default: []] += entries
-        }
-        let wildcards = Set(HandlerRanking.wildcardTypes.compactMap { registry.number(of: $0) })
-        numbered = Numbered(registry: registry, claimsByNumber: byNumber, wildcards: wildcards)
-    }
-
-    /// Indexes app bundles against `registry`.
-    public init(bundles: [AppBundle], registry: TypeRegistry) {
-        self.init(apps: bundles.map { (bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) }, registry: registry)
-    }
-
-    /// Indexes `apps`.
-    public init(apps: [(bundleIdentifier: String, name: String, claims: [DocumentTypeClaim])]) {
-        self.apps = apps.map { App(bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) }
-        var byType: [String: [(app: Int, claim: Int, spelling: String)]] = [:]
-        var legacy: [(app: Int, claim: Int)] = []
-        for (a, app) in apps.enumerated() {
-            for (c, claim) in app.claims.enumerated() where claim.role.opensDocuments && claim.rank != .none {
-                if claim.contentTypes.isEmpty {
-                    legacy.append((a, c))
-                } else {
-                    for id in claim.contentTypes { byType[TypeIdentifierSyntax.normalized(id), default: []].append((a, c, id)) }
-                }
-            }
-        }
-        claimsByType = byType
-        legacyClaims = legacy
-        numbered = nil
-    }
-
-    /// Indexes app bundles.
-    public init(bundles: [AppBundle]) {
-        self.init(apps: bundles.map { (bundleIdentifier: $0.bundleIdentifier, name: $0.name, claims: $0.claims) })
     }
 }

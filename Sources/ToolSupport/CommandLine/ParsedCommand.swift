@@ -41,12 +41,15 @@ extension ToolSpec {
         while let word = words.next() {
             if word == "--" { result.operands += words.remaining(); break }
             if word.hasPrefix("-") && word.count > 1 && !Self.isNumber(word) {
-                guard let option = known.first(where: { $0.name == word || $0.short == word }) else {
+                // Once the verb is known, its own options come first: two verbs may use one name
+                // differently (a flag for one, an option with a value for another).
+                let applicable = options(for: verbSpec) + ToolSpec.standardOptions
+                guard let option = applicable.first(where: { $0.name == word || $0.short == word })
+                        ?? (verbSpec == nil ? known.first(where: { $0.name == word || $0.short == word }) : nil) else {
+                    if let verbSpec, known.contains(where: { $0.name == word || $0.short == word }) {
+                        throw UsageError("\(word) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
+                    }
                     throw UsageError("unknown option \(word)" + suggestion(for: word, among: known.map(\.name)), verb: verbSpec?.name)
-                }
-                if let verbSpec, !options(for: verbSpec).contains(where: { $0.name == option.name }),
-                   !ToolSpec.standardOptions.contains(where: { $0.name == option.name }) {
-                    throw UsageError("\(option.name) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
                 }
                 var value = ""
                 if let kind = option.value {

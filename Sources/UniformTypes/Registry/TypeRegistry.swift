@@ -48,6 +48,12 @@ public final class TypeRegistry: Sendable {
                                   fingerprint: fingerprint, apps: apps)
     }
 
+    /// Opens an image made by ``compiledImage(declarations:mimeAliases:fingerprint:apps:)``.
+    /// - Throws: ``RegistryFileError`` when the bytes are not a valid image.
+    public convenience init(compiledImage bytes: [UInt8]) throws(RegistryFileError) {
+        try self.init(image: RegistryImageStorage(copying: bytes))
+    }
+
     /// Maps a registry file.
     /// - Throws: ``RegistryFileError`` when the file is missing, truncated, from another format
     ///   version, damaged (checksum) or inconsistent; such a file must be rebuilt, never trusted.

@@ -1,3 +1,4 @@
+import SystemCalls
 /// A uniform type: a declared type from a ``TypeRegistry``, a dynamic type made for a tag nothing
 /// declares, or a type an app names without a declaration (`init(exportedAs:)`), with the API of
 /// Apple's `UTType`. The `UniformTypeIdentifiers` module adds Apple's registry-less initializers and
@@ -347,8 +348,8 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     public static var preferredLanguages: [String] {
         var result: [String] = []
         var names: [String] = []
-        if let list = DeviceRoot.environment("LANGUAGE") { names += list.split(separator: ":").map(String.init) }
-        for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] { if let v = DeviceRoot.environment(variable) { names.append(v) } }
+        if let list = Environment.value("LANGUAGE") { names += list.split(separator: ":").map(String.init) }
+        for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] { if let v = Environment.value(variable) { names.append(v) } }
         for name in names {
             let base = String(name.split(separator: ".").first ?? "").split(separator: "@").first.map(String.init) ?? ""
             guard !base.isEmpty, base != "C", base != "POSIX" else { continue }

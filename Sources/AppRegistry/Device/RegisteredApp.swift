@@ -9,11 +9,18 @@ public struct RegisteredApp: Sendable, Hashable {
     public var path: String
     /// The Info.plist: `Info.plist` (iOS layout) or `Contents/Info.plist` (macOS), or the entry itself.
     public var infoPlistPath: String
+    /// The build variables the registration was given (`uti register --define`), applied to the
+    /// Info.plist before anything reads it.
+    public var variables: BuildVariables
+
+    /// Where an Info.plist is looked for in a bundle folder, in order.
+    public static func infoPlistCandidates(_ path: String) -> [String] { [path + "/Info.plist", path + "/Contents/Info.plist"] }
 
     /// Finds the Info.plist of the entry at `path`; `nil` when there is none.
-    public init?(name: String, path: String) {
+    public init?(name: String, path: String, variables: BuildVariables = BuildVariables()) {
         self.name = name
         self.path = path
+        self.variables = variables
         if FileSystem.isRegularFile(path) {
             infoPlistPath = path
         } else if FileSystem.isRegularFile(path + "/Info.plist") {
@@ -43,9 +50,17 @@ public struct RegisteredApp: Sendable, Hashable {
     }
 
     /// The apps registered on `root`, sorted by name (the order never matters to the registry).
+    /// Hidden names are the registrations' own files (their build variables), not apps.
     public static func all(on root: DeviceRoot) -> [RegisteredApp] {
-        FileSystem.entries(of: root.appsDirectory).sorted().compactMap {
-            RegisteredApp(name: $0, path: root.appsDirectory + "/" + $0)
+        FileSystem.entries(of: root.appsDirectory).filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+            let variables = (try? PropertyListReader.read(contentsOf: .init(variablesFile(of: name, on: root))).value)?
+                .dictionaryValue.map { BuildVariables($0.reduce(into: [:]) { $0[$1.key] = $1.value.stringValue }) } ?? BuildVariables()
+            return RegisteredApp(name: name, path: root.appsDirectory + "/" + name, variables: variables)
         }
+    }
+
+    /// Where the registration `name` keeps its build variables: `Apps/.NAME.variables.plist`.
+    public static func variablesFile(of name: String, on root: DeviceRoot) -> String {
+        root.appsDirectory + "/." + name + ".variables.plist"
     }
 }

@@ -18,7 +18,7 @@ public struct MIMEAliases: Sendable {
     /// The alias files present: `mime/aliases` under each folder of `XDG_DATA_DIRS`
     /// (default `/usr/local/share:/usr/share`), most important first.
     public static func files() -> [String] {
-        let dirs = DeviceRoot.environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        let dirs = Environment.value("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         // Split by hand: every query runs this, and `split` would create an array of substrings,
         // one more type to instantiate at run time.
         var files: [String] = []

@@ -1,5 +1,4 @@
 import SystemCalls
-import UniformTypes
 
 /// An app's container on a device root, in the iOS layout:
 /// `Containers/<bundle-id>/Documents/`, `Documents/Inbox/`, `Library/`, `tmp/`.
@@ -13,13 +12,10 @@ public struct AppContainer: Sendable, Hashable {
     public var path: String
 
     /// The container of `bundleIdentifier` on `root`.
-    /// - Throws: ``HandlerError/invalidBundleIdentifier(_:)`` for an identifier that is not a
-    ///   plain folder name.
-    public init(bundleIdentifier: String, on root: DeviceRoot) throws(HandlerError) {
-        guard !bundleIdentifier.isEmpty, bundleIdentifier != ".", bundleIdentifier != "..",
-              !bundleIdentifier.contains("/"), !bundleIdentifier.utf8.contains(0) else {
-            throw .invalidBundleIdentifier(bundleIdentifier)
-        }
+    /// - Throws: ``AppRegistryError/invalidBundleIdentifier(_:)`` for an identifier that is not a
+    ///   plain folder name (``BundleIdentifier/canNameFolder(_:)``).
+    public init(bundleIdentifier: String, on root: DeviceRoot) throws(AppRegistryError) {
+        guard BundleIdentifier.canNameFolder(bundleIdentifier) else { throw .invalidBundleIdentifier(bundleIdentifier) }
         self.bundleIdentifier = bundleIdentifier
         path = root.containersDirectory + "/" + bundleIdentifier
     }
@@ -43,7 +39,7 @@ public struct AppContainer: Sendable, Hashable {
     public var exists: Bool { FileSystem.isDirectory(path) }
 
     /// Creates the folders that are missing.
-    public func create() throws(HandlerError) {
+    public func create() throws(AppRegistryError) {
         for folder in [documents, inbox, library, openRequests, temporary] {
             do { try FileSystem.makeDirectories(folder) } catch { throw .system(error) }
         }

@@ -1,0 +1,36 @@
+import SystemCalls
+
+/// What went wrong in the app model, the registration or the registry of a device, as a value.
+public enum AppRegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A system call failed.
+    case system(SystemCallError)
+    /// A file that cannot be read as what it should be: its path and why.
+    case unreadable(path: String, reason: String)
+    /// No Info.plist in a bundle folder (looked for these paths).
+    case noInfoPlist(lookedIn: [String])
+    /// A string that cannot name an app's container or registration.
+    case invalidBundleIdentifier(String)
+    /// No device root at this path.
+    case noDeviceRoot(String)
+    /// Not registered on the root.
+    case notRegistered(String)
+    /// A registration entry that is a bundle stored in the root, not a link: removing it would
+    /// delete the app.
+    case storedInRoot(String)
+    /// No type catalog: the places looked in.
+    case noCatalog(lookedIn: [String])
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .unreadable(let path, let reason): "\(path): \(reason)"
+        case .noInfoPlist(let places): "no Info.plist there (looked for " + places.joined(separator: ", ") + ")"
+        case .invalidBundleIdentifier(let id): "\"\(id)\" cannot name an app's container"
+        case .noDeviceRoot(let path): "no device root at \(path)"
+        case .notRegistered(let name): "\(name) is not registered"
+        case .storedInRoot(let path): "\(path) is a bundle stored in the device root, not a registration link; remove it yourself"
+        case .noCatalog(let places): "no type catalog found; looked in " + places.joined(separator: ", ")
+        }
+    }
+}

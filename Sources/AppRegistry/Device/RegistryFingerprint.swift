@@ -1,0 +1,56 @@
+import SystemCalls
+import UniformTypes
+
+/// What a query checks to know that a compiled registry is current: the catalog folder (its
+/// status, and each `.plist` entry's name and inode from the listing), the `Apps/` folder (its
+/// modification time changes whenever an app is registered, unregistered or registered again)
+/// and the shared MIME database's alias files: a few `stat` calls and one directory read,
+/// whatever the number of catalog files and apps.
+///
+/// A catalog file replaced by a rename (package managers, most editors) or added or removed is
+/// seen; one rewritten in place keeps its inode and the folder's time, and is picked up by
+/// `uti rebuild`. Likewise, as with `lsregister` on macOS, an edit to the Info.plist of an app
+/// that is already registered is picked up when it is registered again or by `uti rebuild`.
+/// (Checking every catalog file and every registered Info.plist cost 58 and 3,000 `stat` calls;
+/// the latter 7.8 ms per query with 1,000 apps here.)
+enum RegistryFingerprint {
+    /// The fingerprint of the sources of `root`'s registry with `catalog`.
+    static func of(root: DeviceRoot, catalog: String?) -> [UInt8] {
+        var out: [UInt8] = []
+        if let catalog {
+            // The folder's own status changes whenever a file is added, removed or replaced by a
+            // rename; each file's inode comes from the listing itself. One `stat` and one
+            // `getdents` instead of a `stat` per file.
+            append(catalog, FileSystem.status(catalog), to: &out)
+            // Each `.plist` entry's name and inode hashed (FNV-1a) and combined in an order-free
+            // way (count, sum, xor), straight from the directory buffer: no strings, no sort.
+            var count: UInt64 = 0, sum: UInt64 = 0, mixed: UInt64 = 0
+            FileSystem.forEachEntry(of: catalog) { name, inode in
+                let length = name.count
+                guard length > 6, name[length - 6] == 0x2E, name[length - 5] == 0x70, name[length - 4] == 0x6C,
+                      name[length - 3] == 0x69, name[length - 2] == 0x73, name[length - 1] == 0x74 else { return }   // ".plist"
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                for k in 0..<8 { hash = (hash ^ ((inode >> (8 * UInt64(k))) & 0xFF)) &* 0x100_0000_01b3 }
+                count &+= 1
+                sum &+= hash
+                mixed ^= hash &* 0x9E37_79B9_7F4A_7C15
+            }
+            for value in [count, sum, mixed] { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
+            out.append(0x0A)
+        }
+        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.status(path), to: &out) }
+        return out
+    }
+
+    private static func append(_ path: String, _ info: FileStatus?, to out: inout [UInt8]) {
+        out += path.utf8
+        out.append(0)
+        if let info {
+            for value in [UInt64(info.size), UInt64(bitPattern: info.modified.seconds), UInt64(bitPattern: info.modified.nanoseconds), info.inode] {
+                withUnsafeBytes(of: value.littleEndian) { out += $0 }
+            }
+        }
+        out.append(0x0A)
+    }
+}

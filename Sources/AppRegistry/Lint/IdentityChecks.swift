@@ -1,0 +1,15 @@
+import PropertyLists
+
+/// Who the app says it is: a bundle identifier the registry can use, a four-character signature.
+enum IdentityChecks {
+    static func check(_ value: PropertyList, app: AppBundle, into out: inout LintCollector) {
+        let path = PropertyListPath.root.appending("CFBundleIdentifier")
+        if let identifier = value["CFBundleIdentifier"]?.stringValue, !BuildVariables.isUnresolved(identifier),
+           let problem = BundleIdentifier.problem(with: identifier) {
+            out.add(.bundleIdentifier, .error, "CFBundleIdentifier \"\(identifier)\" is not a bundle identifier: \(problem)", path)
+        }
+        if let signature = value["CFBundleSignature"]?.stringValue, signature.utf8.count != 4 {
+            out.add(.bundleSignature, .error, "CFBundleSignature \"\(signature)\" must be exactly 4 characters", PropertyListPath.root.appending("CFBundleSignature"))
+        }
+    }
+}
