@@ -1,10 +1,11 @@
 import PropertyLists
+import ToolSupport
 
 /// One `plutil` command line, parsed.
 ///
-/// Parsed by hand: Apple's grammar puts single-dash verbs, their operands and type flags in
-/// positions (`-insert KEYPATH -string VALUE FILE`) that swift-argument-parser cannot express,
-/// and the tool must not load Foundation, which that parser pulls in, to start in ~2 ms.
+/// Apple's grammar puts single-dash verbs, their operands and type flags in positions
+/// (`-insert KEYPATH -string VALUE FILE`); ``plutilSpec`` declares them (verb arguments, typed
+/// values) and the shared parser reads them.
 struct PlutilInvocation {
     enum Verb {
         case lint
@@ -30,84 +31,50 @@ struct PlutilInvocation {
 
     struct UsageError: Error { var message: String }
 
-    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> PlutilInvocation {
-        var invocation = PlutilInvocation()
-        var rest = arguments
-        var verbSeen = false
-        func next(_ what: String) throws(UsageError) -> String {
-            guard let value = rest.popFirst() else { throw UsageError(message: "missing \(what)") }
-            return value
+    /// The invocation a parsed command line (``plutilSpec``) stands for.
+    init(_ command: ParsedCommand) throws(UsageError) {
+        func path(_ k: Int) -> PropertyListPath { PropertyListPath(dotted: command.arguments[k][0]) }
+        func format(_ k: Int) -> PropertyListFormat { PropertyListFormat(rawValue: command.arguments[k][0]) ?? .xml }
+        switch command.verb {
+        case nil, "-lint"?: verb = .lint
+        case "-help"?: verb = .help
+        case "-p"?: verb = .print
+        case "-convert"?: verb = .convert(format(0))
+        case "-create"?: verb = .create(format(0))
+        case "-extract"?: verb = .extract(path(0), format: command.arguments[1][0])
+        case "-type"?: verb = .type(path(0))
+        case "-remove"?: verb = .edit(.remove, path(0), nil)
+        case "-insert"?: verb = .edit(command.flag("-append") ? .append : .insert, path(0), try Self.typedValue(command.arguments[1]))
+        case "-replace"?: verb = .edit(.replace, path(0), try Self.typedValue(command.arguments[1]))
+        case let other?: throw UsageError(message: "unknown command \(other)")
         }
-        func setVerb(_ verb: Verb) throws(UsageError) {
-            guard !verbSeen else { throw UsageError(message: "only one command option may be given") }
-            verbSeen = true
-            invocation.verb = verb
-        }
-        func format(_ name: String, allowing: [PropertyListFormat]) throws(UsageError) -> PropertyListFormat {
-            guard let f = PropertyListFormat(rawValue: name), allowing.contains(f) else {
-                throw UsageError(message: "unsupported format '\(name)': use one of \(allowing.map(\.rawValue).joined(separator: ", "))")
-            }
-            return f
-        }
-        while let arg = rest.popFirst() {
-            switch arg {
-            case "--":
-                invocation.files.append(contentsOf: rest)
-                rest = []
-            case "-help", "-h", "--help": try setVerb(.help)
-            case "-lint": try setVerb(.lint)
-            case "-p": try setVerb(.print)
-            case "-convert": try setVerb(.convert(try format(try next("format after -convert"), allowing: [.xml, .binary, .json])))
-            case "-create": try setVerb(.create(try format(try next("format after -create"), allowing: [.xml, .binary, .json])))
-            case "-extract":
-                let path = PropertyListPath(dotted: try next("key path after -extract"))
-                let fmt = try next("format after -extract key path")
-                guard ["xml1", "binary1", "json", "raw"].contains(fmt) else {
-                    throw UsageError(message: "unsupported format '\(fmt)': use one of xml1, binary1, json, raw")
-                }
-                try setVerb(.extract(path, format: fmt))
-            case "-type": try setVerb(.type(PropertyListPath(dotted: try next("key path after -type"))))
-            case "-remove": try setVerb(.edit(.remove, PropertyListPath(dotted: try next("key path after -remove")), nil))
-            case "-insert", "-replace":
-                let path = PropertyListPath(dotted: try next("key path after \(arg)"))
-                let value = try Self.typedValue(&rest)
-                try setVerb(.edit(arg == "-insert" ? .insert : .replace, path, value))
-            case "-append":
-                guard case .edit(.insert, let path, let value) = invocation.verb else {
-                    throw UsageError(message: "-append goes with -insert")
-                }
-                invocation.verb = .edit(.append, path, value)
-            case "-expect": invocation.expectedType = try next("type after -expect")
-            case "-unarchive": invocation.unarchive = true
-            case "-o": invocation.output = try next("path after -o")
-            case "-e": invocation.outputExtension = try next("extension after -e")
-            case "-s": invocation.silent = true
-            case "-r": invocation.humanReadableJSON = true
-            case "-n": invocation.omitNewline = true
-            default:
-                if arg.hasPrefix("-"), arg != "-" { throw UsageError(message: "unrecognized option: \(arg)") }
-                invocation.files.append(arg)
-            }
-        }
-        if case .help = invocation.verb { return invocation }
+        files = command.operands
+        output = command.value("-o")
+        outputExtension = command.value("-e")
+        silent = command.flag("-s")
+        humanReadableJSON = command.flag("-r")
+        omitNewline = command.flag("-n")
+        expectedType = command.value("-expect")
+        unarchive = command.flag("-unarchive")
+        if case .help = verb { return }
         // `-unarchive` alone prints the resolved graph as XML; it never rewrites the archive.
-        if invocation.unarchive, !verbSeen {
-            invocation.verb = .convert(.xml)
-            invocation.output = invocation.output ?? "-"
+        if unarchive, command.verb == nil {
+            verb = .convert(.xml)
+            output = output ?? "-"
         }
-        guard !invocation.files.isEmpty else { throw UsageError(message: "No files specified.") }
-        return invocation
+        guard !files.isEmpty else { throw UsageError(message: "No files specified.") }
     }
 
-    /// The value after `-insert KEYPATH` / `-replace KEYPATH`: `-TYPE VALUE`, or `-dictionary`/`-array`.
-    static func typedValue(_ rest: inout ArraySlice<String>) throws(UsageError) -> PropertyList {
-        guard let flag = rest.popFirst() else { throw UsageError(message: "missing value type (-bool, -integer, -string, …)") }
+    /// The value after `-insert KEYPATH` / `-replace KEYPATH`: `-TYPE VALUE`, or `-dictionary`/`-array`
+    /// (the parser took the words; here they become a value).
+    static func typedValue(_ words: [String]) throws(UsageError) -> PropertyList {
+        let flag = words[0]
         switch flag {
         case "-dictionary": return .dictionary([:])
         case "-array": return .array([])
         default: break
         }
-        guard let text = rest.popFirst() else { throw UsageError(message: "missing value after \(flag)") }
+        let text = words[1]
         switch flag {
         case "-bool":
             guard let b = boolValue(text) else {

@@ -111,6 +111,9 @@ import Testing
         #expect(try TestSupport.run(TestSupport.plutil, ["-bogus", "x"]).status == 1)
         #expect(try TestSupport.run(TestSupport.plutil, []).status == 1)
         let help = try TestSupport.run(TestSupport.plutil, ["-help"])
-        #expect(help.status == 0 && help.out.contains("-convert fmt"))
+        #expect(help.status == 0 && help.out.contains("-convert FORMAT"))
+        #expect(try TestSupport.run(TestSupport.plutil, ["--version"]).out.hasPrefix("plutil "))
+        let two = try TestSupport.run(TestSupport.plutil, ["-lint", "-p", "x"])
+        #expect(two.status == 1 && two.stderr.contains("-p and -lint exclude each other"))
     }
 }

@@ -130,7 +130,7 @@ import Glibc
         for word in ["maybe", "1", "0", "", "y", "nope"] {
             let refused = try run(["-replace", "k", "-bool", word, file.path])
             #expect(refused.status == 1, "\(word)")
-            #expect(refused.stderr.hasPrefix("-bool takes YES, NO, true or false (in any case), not '\(word)'"))
+            #expect(refused.stderr.hasPrefix("plutil: -bool takes YES, NO, true or false (in any case), not '\(word)'"))
             #expect(try Data(contentsOf: file) == before, "-bool \(word) must not touch the file")
         }
     }

@@ -4,10 +4,10 @@ public enum HelpText {
     public static func tool(_ spec: ToolSpec) -> String {
         var out = "\(spec.name): \(spec.summary)\n\nUsage:\n"
         if let operands = spec.operands { out += "  \(spec.name) [OPTIONS] \(operands)\n" }
-        if !spec.verbs.isEmpty { out += "  \(spec.name) VERB [OPTIONS] [ARGUMENTS]\n" }
+        if !spec.verbs.isEmpty { out += "  \(spec.name) \(spec.verbs.allSatisfy { $0.name.hasPrefix("-") } ? "COMMAND" : "VERB") [OPTIONS] [ARGUMENTS]\n" }
         if !spec.verbs.isEmpty {
             out += "\nVerbs:\n"
-            out += table(spec.verbs.map { ("\($0.name)\($0.operands.isEmpty ? "" : " " + $0.operands)", $0.summary) })
+            out += table(spec.verbs.map { ($0.usage, $0.summary) })
         }
         let options = spec.options + ToolSpec.standardOptions
         out += "\nOptions\(spec.verbs.isEmpty ? "" : " (before or after the verb)"):\n" + table(options.map { ($0.usage, $0.help) })
@@ -36,7 +36,7 @@ public enum HelpText {
 
     /// One verb's help.
     public static func verb(_ verb: VerbSpec, of spec: ToolSpec) -> String {
-        var out = "\(spec.name) \(verb.name): \(verb.summary)\n\nUsage:\n  \(spec.name) \(verb.name)"
+        var out = "\(spec.name) \(verb.name): \(verb.summary)\n\nUsage:\n  \(spec.name) \(([verb.name] + verb.arguments.map(\.name)).joined(separator: " "))"
         out += (verb.options.isEmpty && spec.options.isEmpty ? "" : " [OPTIONS]") + (verb.operands.isEmpty ? "" : " " + verb.operands) + "\n"
         let options = verb.options + spec.options
         if !options.isEmpty { out += "\nOptions:\n" + table(options.map { ($0.usage, $0.help) }) }

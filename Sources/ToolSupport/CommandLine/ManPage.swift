@@ -6,14 +6,14 @@ public enum ManPage {
         out += ".SH NAME\n\(escape(spec.name)) \\- \(escape(spec.summary))\n.SH SYNOPSIS\n"
         if let operands = spec.operands { out += ".B \(spec.name)\n[\\fIOPTIONS\\fR] \(escape(operands))\n.br\n" }
         for verb in spec.verbs {
-            out += ".B \(spec.name) \(verb.name)\n[\\fIOPTIONS\\fR]\(verb.operands.isEmpty ? "" : " " + escape(verb.operands))\n.br\n"
+            out += ".B \(spec.name) \(escape(verb.name))\n\(verb.arguments.map { "\\fI" + escape($0.name) + "\\fR " }.joined())[\\fIOPTIONS\\fR]\(verb.operands.isEmpty ? "" : " " + escape(verb.operands))\n.br\n"
         }
         out += ".SH DESCRIPTION\n"
         for paragraph in spec.discussion { out += paragraphs(paragraph) }
         if !spec.verbs.isEmpty {
             out += ".SH COMMANDS\n"
             for verb in spec.verbs {
-                out += ".TP\n.B \(verb.name)\(verb.operands.isEmpty ? "" : " \\fI" + escape(verb.operands) + "\\fR")\n\(escape(verb.summary))\n"
+                out += ".TP\n.B \(escape(verb.usage))\n\(escape(verb.summary))\n"
                 for paragraph in verb.discussion { out += ".IP\n" + escape(paragraph) + "\n" }
                 if !verb.options.isEmpty { out += ".IP\nOptions: " + verb.options.map { escape($0.name) }.joined(separator: ", ") + "\n" }
             }

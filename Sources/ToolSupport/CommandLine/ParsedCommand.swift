@@ -4,6 +4,8 @@ public struct ParsedCommand: Sendable {
     public var verb: String?
     /// The operands, in order.
     public var operands: [String] = []
+    /// The words of each argument the verb took right after it (a typed value has two).
+    public var arguments: [[String]] = []
     /// Each option given, by its long name, with its values in order (flags: one empty value per use).
     public var values: [String: [String]] = [:]
 
@@ -40,6 +42,31 @@ extension ToolSpec {
         let known = allOptions + ToolSpec.standardOptions
         while let word = words.next() {
             if word == "--" { result.operands += words.remaining(); break }
+            // A verb (some tools spell theirs with a dash: plutil's -convert), and the values it
+            // takes right after it.
+            if !verbs.isEmpty && result.operands.isEmpty, let found = verb(word) {
+                if let current = verbSpec {
+                    if found.name.hasPrefix("-") { throw UsageError("\(found.name) and \(current.name) exclude each other: give one command", verb: current.name) }
+                } else {
+                    verbSpec = found
+                    result.verb = found.name
+                    for argument in found.arguments {
+                        guard let first = words.value() else { throw UsageError("\(found.name) needs \(argument.name)", verb: found.name) }
+                        if case .typedValue(let withText, let bare) = argument.kind {
+                            if bare.contains(first) { result.arguments.append([first]); continue }
+                            guard withText.contains(first) else {
+                                throw UsageError("\(found.name) needs a value type (\((withText + bare).joined(separator: ", "))), not '\(first)'", verb: found.name)
+                            }
+                            guard let text = words.value() else { throw UsageError("\(first) needs a value", verb: found.name) }
+                            result.arguments.append([first, text])
+                        } else {
+                            try Self.check(first, as: argument.kind, for: argument.name)
+                            result.arguments.append([first])
+                        }
+                    }
+                    continue
+                }
+            }
             if word.hasPrefix("-") && word.count > 1 && !Self.isNumber(word) {
                 // Once the verb is known, its own options come first: two verbs may use one name
                 // differently (a flag for one, an option with a value for another).
@@ -64,11 +91,6 @@ extension ToolSpec {
                 continue
             }
             if !verbs.isEmpty && result.verb == nil && result.operands.isEmpty {
-                if let found = verb(word) {
-                    verbSpec = found
-                    result.verb = found.name
-                    continue
-                }
                 if operands == nil {
                     throw UsageError("unknown verb '\(word)'" + suggestion(for: word, among: verbs.map(\.name))
                                      + "; the verbs are " + verbs.map(\.name).joined(separator: ", "))
@@ -104,7 +126,7 @@ extension ToolSpec {
             guard let n = Int64(value), range.contains(n) else { throw UsageError("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'") }
         case .number(let name):
             guard let n = Double(value), n > 0, n.isFinite else { throw UsageError("\(option) takes a positive number (\(name)), not '\(value)'") }
-        case .text, .file, .directory:
+        case .text, .file, .directory, .typedValue:
             guard !value.isEmpty else { throw UsageError("\(option) needs a value that is not empty") }
         }
     }

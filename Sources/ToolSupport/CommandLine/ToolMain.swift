@@ -11,7 +11,10 @@ public enum ToolMain {
 
     /// Parses the process's arguments against `spec`, answers the standard requests, and runs
     /// `body` with the parsed command; exits with its status.
-    public static func run(_ spec: ToolSpec, _ body: (ParsedCommand) -> Int32) -> Never {
+    /// `body` is `@Sendable` so that a closure written in a tool's top-level code is not
+    /// main-actor isolated: calling an isolated closure from here would need a dynamic isolation
+    /// check, which links and starts the concurrency runtime in every short-lived process.
+    public static func run(_ spec: ToolSpec, _ body: @Sendable (ParsedCommand) -> Int32) -> Never {
         let arguments = ProcessArguments.afterProgramName()
         // The installer's requests are answered before parsing: they are not in the declaration.
         if arguments.first == "--generate-man" {
@@ -31,9 +34,9 @@ public enum ToolMain {
             if let help = try helpRequest(spec, arguments) { Output.text(help); exitProcess(0) }
             command = try spec.parse(arguments)
         } catch {
-            let pointer = error.verb.map { "\(spec.name) help \($0)" } ?? "\(spec.name) --help"
+            let pointer = spec.helpWord ? (error.verb.map { "\(spec.name) help \($0)" } ?? "\(spec.name) --help") : "\(spec.name) -help"
             Output.error("\(spec.name): \(error.message)\nSee \(pointer).")
-            exitProcess(2)
+            exitProcess(spec.usageErrorStatus)
         }
         if command.flag("--version") { Output.line("\(spec.name) \(version)"); exitProcess(0) }
         if command.flag("--help") {
@@ -47,7 +50,7 @@ public enum ToolMain {
     /// verb; `nil` when the command line asks for something else.
     static func helpRequest(_ spec: ToolSpec, _ arguments: ArraySlice<String>) throws(UsageError) -> String? {
         if arguments.isEmpty && spec.operands == nil && !spec.verbs.isEmpty { return HelpText.tool(spec) }
-        guard arguments.first == "help", spec.verb("help") == nil else { return nil }
+        guard spec.helpWord, arguments.first == "help", spec.verb("help") == nil else { return nil }
         let rest = arguments.dropFirst()
         guard let name = rest.first else { return HelpText.tool(spec) }
         guard rest.count == 1, let verb = spec.verb(name) else {

@@ -22,6 +22,11 @@ public struct ToolSpec: Sendable {
     public var exitStatus: [(status: Int32, meaning: String)]
     /// Related documents and tools.
     public var seeAlso: [String]
+    /// The exit status of a command line that does not parse (2; Apple's plutil uses 1).
+    public var usageErrorStatus: Int32 = 2
+    /// Whether `help [VERB]` as the first word asks for help (a tool whose operands are files
+    /// that may be called `help`, such as plutil, says no and keeps `-help`).
+    public var helpWord = true
 
     /// A tool declaration.
     public init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
@@ -75,10 +80,18 @@ public struct VerbSpec: Sendable {
     public var options: [OptionSpec]
     /// Bounds on the number of operands (checked by the parser).
     public var operandCount: ClosedRange<Int>
+    /// Values the verb takes right after it, in order (`-convert FORMAT`, `-extract KEYPATH FORMAT`).
+    public var arguments: [ArgumentSpec] = []
+
+    /// `NAME ARGUMENT… OPERANDS`, for usage lines.
+    public var usage: String {
+        ([name] + arguments.map(\.name) + (operands.isEmpty ? [] : [operands])).joined(separator: " ")
+    }
 
     /// A verb.
-    public init(_ name: String, operands: String = "", summary: String, discussion: [String] = [], options: [OptionSpec] = [],
-                operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = []) {
+    public init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
+                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = []) {
+        self.arguments = arguments
         self.name = name
         self.operands = operands
         self.summary = summary
@@ -86,6 +99,20 @@ public struct VerbSpec: Sendable {
         self.options = options
         self.operandCount = operandCount
         self.aliases = aliases
+    }
+}
+
+/// A value a verb takes right after it.
+public struct ArgumentSpec: Sendable {
+    /// Its name in usage (`KEYPATH`, `FORMAT`).
+    public var name: String
+    /// What it is.
+    public var kind: ValueKind
+
+    /// An argument.
+    public init(_ name: String, _ kind: ValueKind) {
+        self.name = name
+        self.kind = kind
     }
 }
 
@@ -103,6 +130,12 @@ public enum ValueKind: Sendable, Hashable {
     case integer(ClosedRange<Int64>)
     /// A positive real number.
     case number(String)
+    /// A typed value: one of `withText` and the text after it (`-string S`), or one of `bare`
+    /// alone (`-array`).
+    case typedValue(withText: [String], bare: [String])
+
+    /// Whether this is a typed value (`-TYPE VALUE`).
+    public var isTyped: Bool { if case .typedValue = self { true } else { false } }
 
     /// The placeholder shown in usage (`DIR`, `BYTES`, `a|b`).
     public var placeholder: String {
@@ -112,6 +145,7 @@ public enum ValueKind: Sendable, Hashable {
         case .directory: "DIR"
         case .choice(let words): words.joined(separator: "|")
         case .integer: "N"
+        case .typedValue: "-TYPE VALUE"
         }
     }
 }
