@@ -5,6 +5,7 @@ import ToolSupport
 /// then the files.
 let plutilSpec: ToolSpec = {
     let format = ValueKind.choice(["xml1", "binary1", "json"])
+    let expect = OptionSpec("-expect", value: .text("TYPE"), help: "fail unless the value is of TYPE")
     let value = ArgumentSpec("-TYPE VALUE", .typedValue(withText: ["-bool", "-integer", "-float", "-string", "-date", "-data", "-xml", "-json"],
                                                        bare: ["-dictionary", "-array"]))
     var spec = ToolSpec(
@@ -25,10 +26,9 @@ let plutilSpec: ToolSpec = {
             VerbSpec("-remove", arguments: [ArgumentSpec("KEYPATH", .text("KEYPATH"))], summary: "remove the value at KEYPATH"),
             VerbSpec("-extract", arguments: [ArgumentSpec("KEYPATH", .text("KEYPATH")), ArgumentSpec("FORMAT", .choice(["xml1", "binary1", "json", "raw"]))],
                      summary: "write the value at KEYPATH as a plist of FORMAT (xml1, binary1, json or raw)",
-                     options: [OptionSpec("-expect", value: .text("TYPE"), help: "fail unless the value is of TYPE"),
-                               OptionSpec("-n", help: "with raw, do not print a terminating newline")]),
+                     options: [expect, OptionSpec("-n", help: "with raw, do not print a terminating newline")]),
             VerbSpec("-type", arguments: [ArgumentSpec("KEYPATH", .text("KEYPATH"))], summary: "print the type of the value at KEYPATH",
-                     options: [OptionSpec("-expect", value: .text("TYPE"), help: "fail unless the value is of TYPE")]),
+                     options: [expect]),
             VerbSpec("-create", arguments: [ArgumentSpec("FORMAT", format)], summary: "create an empty property list of FORMAT"),
             VerbSpec("-help", summary: "show this message and exit", operandCount: 0...0, aliases: ["-h"]),
         ],
