@@ -51,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "UniformTypes",
-            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PropertyLists", "CLibXML2", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize
         ),
         .target(name: "CSystemShims"),

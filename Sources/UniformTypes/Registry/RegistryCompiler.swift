@@ -14,8 +14,14 @@ struct RegistryCompiler {
     var ancestors: [[TypeID]] = []
     var tagIndex: [TagClass: [(tag: String, candidates: [TypeID])]] = [:]
     var diagnostics: [RegistryDiagnostic] = []
+    /// Globs and magic for content typing, from the shared MIME database.
+    var contentTyping = ContentTypingInput()
 
-    init(declarations all: [TypeDeclaration], mimeAliases: MIMEAliases = .init()) {
+    /// Compiles declarations; with a shared MIME database, its types are merged in first
+    /// (``SharedMIMEImport``: they come after the given declarations, so they rank after them).
+    init(declarations given: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil) {
+        var all = given
+        if let mimeDatabase { (all, contentTyping) = SharedMIMEImport.merge(given, with: mimeDatabase) }
         // 1. One winner per identifier.
         var groups: [String: [TypeDeclaration]] = [:]
         var order: [String] = []

@@ -16,10 +16,13 @@ import Musl
 /// identifier table   open-addressing hash, slots of (hash, type number + 1)
 /// tag tables         one per tag class, slots of (hash, pool index of the tag's entry + 1)
 /// fingerprint        opaque bytes the writer was given (what the image was built from)
+/// closure rows       per type, up to seven supertypes in one 32-byte row
+/// app records        per registered app, the keys the handler chooser reads
+/// content typing     globs and magic from the shared MIME database (``ContentTypingTable``)
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 8
+    static let formatVersion: UInt32 = 9
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -32,11 +35,14 @@ enum RegistryImageLayout {
         /// Per registered app, the Info.plist keys the handler chooser reads and which types it
         /// claims (``AppRecordTable``), so `openin` reads only the apps that matter.
         case appRecords
+        /// The shared MIME database's globs and magic by type number (``ContentTypingTable``),
+        /// read only when a file's type is asked for.
+        case contentTyping
 
         /// Bytes per counted element.
         var elementSize: Int {
             switch self {
-            case .strings, .fingerprint, .appRecords: 1
+            case .strings, .fingerprint, .appRecords, .contentTyping: 1
             case .identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable: 8
             case .types: RegistryImageLayout.recordWords * 4
             case .closureRows: 32
@@ -134,10 +140,13 @@ struct RegistryImageWriter {
         var numbers: [String: Int] = [:]
         for (i, id) in compiled.identifiers.enumerated() { numbers[TypeIdentifierSyntax.normalized(id)] = i }
         let appRecords = AppRecordTable.encode(apps, typeCount: compiled.identifiers.count) { numbers[TypeIdentifierSyntax.normalized($0)] }
-        return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords)
+        let contentTyping = ContentTypingWriter.section(compiled.contentTyping) {
+            numbers[TypeIdentifierSyntax.normalized($0)]
+        }
+        return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords, contentTyping: contentTyping)
     }
 
-    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8]) -> [UInt8] {
+    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8], contentTyping: [UInt8]) -> [UInt8] {
         var records: [UInt32] = []
         records.reserveCapacity(c.identifiers.count * Layout.recordWords)
         for (i, identifier) in c.identifiers.enumerated() {
@@ -226,6 +235,7 @@ struct RegistryImageWriter {
                 }
                 table.append((rowsOffset, UInt32(c.ancestors.count)))
             case .appRecords: out += appRecords; table.append((offset, UInt32(appRecords.count)))
+            case .contentTyping: out += contentTyping; table.append((offset, UInt32(contentTyping.count)))
             }
         }
         align()

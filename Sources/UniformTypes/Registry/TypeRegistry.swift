@@ -34,17 +34,19 @@ public final class TypeRegistry: Sendable {
     public let publicData: TypeID?
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
-    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = [],
-                            apps: [AppRecordInput] = []) {
-        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+    /// With a shared MIME database, its types are declared too and its globs and magic kept for
+    /// content typing (``SharedMIMEImport``).
+    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil,
+                            fingerprint: [UInt8] = [], apps: [AppRecordInput] = []) {
+        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases, mimeDatabase: mimeDatabase),
                                               fingerprint: fingerprint, apps: apps)
         try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
     /// The image bytes of a registry built from `declarations`, for writing to a registry file.
-    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8],
-                                     apps: [AppRecordInput] = []) -> [UInt8] {
-        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil,
+                                     fingerprint: [UInt8], apps: [AppRecordInput] = []) -> [UInt8] {
+        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases, mimeDatabase: mimeDatabase),
                                   fingerprint: fingerprint, apps: apps)
     }
 
@@ -61,7 +63,7 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.appRecords.rawValue + 1 else {
+        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.allCases.count else {
             throw .otherVersion(UInt32(u32(8)))
         }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -160,6 +162,13 @@ public final class TypeRegistry: Sendable {
     var appRecordsBuffer: UnsafeRawBufferPointer {
         let f = section(.appRecords)
         return UnsafeRawBufferPointer(start: base + f.offset, count: f.count)
+    }
+
+    /// The content-typing section (globs and magic), when the registry was built with a shared
+    /// MIME database.
+    var contentTyping: ContentTypingTable? {
+        let f = section(.contentTyping)
+        return ContentTypingTable(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
     }
 
     /// The number of `identifier` (compared ignoring ASCII case), if the registry knows it.
@@ -380,7 +389,7 @@ public final class TypeRegistry: Sendable {
 
 /// The image's sections, one stored pair per section.
 struct SectionTable: Sendable {
-    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows, appRecords: (offset: Int, count: Int)
+    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows, appRecords, contentTyping: (offset: Int, count: Int)
 
     /// Unpacks the sections in `RegistryImageLayout.Section` order from `read(index)`.
     init(_ read: (Int) -> (offset: Int, count: Int)) {
@@ -388,6 +397,7 @@ struct SectionTable: Sendable {
         (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (read(5), read(6), read(7), read(8), read(9))
         closureRows = read(10)
         appRecords = read(11)
+        contentTyping = read(12)
     }
 
     @inline(__always)
@@ -405,6 +415,7 @@ struct SectionTable: Sendable {
         case .fingerprint: fingerprint
         case .closureRows: closureRows
         case .appRecords: appRecords
+        case .contentTyping: contentTyping
         }
     }
 }
