@@ -1,7 +1,7 @@
 /// Shell completion scripts for `uti`: verbs, options, and type identifiers from `uti subtypes public.item`.
 enum Completions {
     static let verbs = "conforms info for-extension for-mime for-file tree subtypes graph lint register unregister rebuild dump completions help"
-    static let options = "--root --json --quiet --all --explain --conforming-to --extension --mime --file --define --format --help"
+    static let options = "--root --json --quiet --all --explain --conforming-to --extension --mime --by --file --define --format --help"
 
     static func script(for shell: String) -> String? {
         switch shell {
@@ -12,6 +12,7 @@ enum Completions {
                   case "$prev" in
                     --root|--file|register|lint|for-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
                     --format) COMPREPLY=($(compgen -W "dot svg" -- "$cur")); return;;
+                    --by) COMPREPLY=($(compgen -W "name content both" -- "$cur")); return;;
                   esac
                   if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "\(verbs)" -- "$cur")); return; fi
                   if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "\(options)" -- "$cur")); return; fi

@@ -119,13 +119,17 @@ struct UtiCommands {
         let detector = FileTypeDetector(registry: try registry())
         var values: [PropertyList] = []
         for path in invocation.operands {
-            let answer = detector.type(ofFileAt: path)
+            let answer = detector.type(ofFileAt: path, judgedBy: invocation.evidence)
+            // What nothing names is application/octet-stream, as GIO says.
+            let mime = answer.mimeType ?? "application/octet-stream"
+            let shown = invocation.mimeOutput ? mime : answer.type.identifier
             if invocation.json {
-                values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "reason": .string(answer.rule.description)]))
+                values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "mimeType": .string(mime),
+                                           "reason": .string(answer.rule.description)]))
             } else if invocation.explain {
-                Output.line("\(path): \(answer.type.identifier) (\(answer.rule))")
+                Output.line("\(path): \(shown) (\(answer.rule))")
             } else {
-                Output.line(answer.type.identifier)
+                Output.line(shown)
             }
         }
         if invocation.json { Output.line(TypeReport.encode(.array(values))) }
@@ -201,6 +205,7 @@ struct UtiCommands {
         if !invocation.quiet {
             for (file, d) in result.report.diagnostics { Output.error("\(file): \(d)") }
             for d in result.registry.diagnostics { Output.error("registry: \(d)") }
+            for d in result.report.mimeDiagnostics { Output.error("\(d)") }
             Output.line("\(result.registry.typeCount) types; \(root.registryFile)")
         }
         return 0

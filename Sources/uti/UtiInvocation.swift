@@ -1,4 +1,5 @@
 import ToolSupport
+import UniformTypes
 
 /// One `uti` command line, parsed.
 ///
@@ -17,6 +18,10 @@ struct UtiInvocation {
     var lookup: Lookup?
     var definitions: [String: String] = [:]
     var format = "dot"
+    /// `for-file --mime`: print MIME types instead of identifiers.
+    var mimeOutput = false
+    /// `for-file --by name|content|both`.
+    var evidence: FileTypeDetector.Evidence = .nameAndContent
 
     enum Lookup { case `extension`(String), mime(String), file(String) }
 
@@ -43,7 +48,13 @@ struct UtiInvocation {
                 guard let eq = definition.firstIndex(of: "=") else { throw UsageError(message: "--define takes NAME=VALUE") }
                 invocation.definitions[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
             case "--extension": invocation.lookup = .extension(try value(arg))
+            // After `for-file`, `--mime` is a flag (print MIME types); elsewhere it names a MIME type.
+            case "--mime" where invocation.verb == "for-file": invocation.mimeOutput = true
             case "--mime": invocation.lookup = .mime(try value(arg))
+            case "--by":
+                let by = try value(arg)
+                guard let evidence = FileTypeDetector.Evidence(rawValue: by) else { throw UsageError(message: "--by takes name, content or both") }
+                invocation.evidence = evidence
             case "--file": invocation.lookup = .file(try value(arg))
             case "-h", "--help", "help": invocation.verb = "help"
             case "--": invocation.operands += words.remaining()
@@ -69,7 +80,10 @@ let usage = """
       for-extension EXT… [--conforming-to T] [--all]
                                    the type for each extension, one per line (a dynamic type when none is declared)
       for-mime TYPE… [--conforming-to T] [--all]
-      for-file PATH… [--explain]   the type of each file: by extension, else by content (signatures, UTF-8 text)
+      for-file PATH… [--mime] [--by name|content|both] [--explain]
+                                   the type of each file as GIO judges it, from the shared MIME database's
+                                   globs and magic: by name, by content, or both (default); --mime prints
+                                   the MIME type instead
       tree ID                      the supertypes of ID as a tree
       subtypes ID                  every known type that conforms to ID
       graph [ID…] [--format dot|svg]

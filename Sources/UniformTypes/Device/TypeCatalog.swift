@@ -44,9 +44,12 @@ public enum TypeCatalog {
 ///
 /// What "as they are now" checks, on every query: the catalog folder (its modification time and
 /// inode) and the inode of each catalog file as the folder listing gives it, the `Apps/` folder (its
-/// modification time changes whenever an app is registered, unregistered or registered again) and
-/// the shared MIME database's alias files: four `stat` calls and one directory read, whatever the
-/// number of catalog files and apps. A catalog file replaced by a rename (package managers, most
+/// modification time changes whenever an app is registered, unregistered or registered again) and,
+/// for each `mime` folder of the shared MIME database, its `packages/` folder (a package added,
+/// removed or replaced) and its `mime.cache` (which `update-mime-database` replaces after every
+/// package change, so a package rewritten in place is seen once the database is updated, as every
+/// package manager does): eight `stat` calls and one directory read with the default XDG folders,
+/// whatever the number of catalog files, apps and packages. A catalog file replaced by a rename (package managers, most
 /// editors) or added or removed is seen; one rewritten in place keeps its inode and the folder's
 /// time, and is picked up by `uti rebuild`. Likewise, as with `lsregister` on macOS, an edit to the
 /// Info.plist of an app that is already registered is picked up when the app is registered again
@@ -62,13 +65,17 @@ public enum RegistryStore {
     public struct BuildReport: Sendable {
         /// Per-file problems (unreadable plists, malformed declarations).
         public var diagnostics: [(file: String, diagnostic: DeclarationDiagnostic)] = []
+        /// Problems in the shared MIME database's package files (skipped files and elements).
+        public var mimeDiagnostics: [MIMEPackageDiagnostic] = []
         /// Whether this call rebuilt the file.
         public var rebuilt = false
     }
 
     /// The fingerprint of the sources as a query checks them: the catalog files, the `Apps/` folder
-    /// and the shared MIME database's alias files.
-    public static func fingerprint(root: DeviceRoot, catalog: String?) -> [UInt8] {
+    /// and the shared MIME database's package folders and caches.
+    /// - Parameter mimeDirectories: the shared MIME database's `mime` folders, most important
+    ///   first; `nil` for the machine's (``SharedMIMEDatabase/mimeDirectories()``), `[]` for none.
+    public static func fingerprint(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         if let catalog {
             // The folder's own status changes whenever a file is added, removed or replaced by a
@@ -92,7 +99,12 @@ public enum RegistryStore {
             for value in [count, sum, mixed] { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
             out.append(0x0A)
         }
-        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.status(path), to: &out) }
+        append(root.appsDirectory, FileSystem.status(root.appsDirectory), to: &out)
+        for directory in mimeDirectories ?? SharedMIMEDatabase.mimeDirectories() {
+            let packages = directory + "/packages", cache = directory + "/mime.cache"
+            append(packages, FileSystem.status(packages), to: &out)
+            append(cache, FileSystem.status(cache), to: &out)
+        }
         return out
     }
 
@@ -114,37 +126,39 @@ public enum RegistryStore {
     }
 
     /// The registry for `root`, mapped from its file when current, else rebuilt and written.
-    public static func open(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> TypeRegistry {
-        let fingerprint = fingerprint(root: root, catalog: catalog)
+    /// - Parameter mimeDirectories: the shared MIME database's `mime` folders, most important
+    ///   first; `nil` for the machine's, `[]` for none (Apple's types and the apps' alone).
+    public static func open(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) throws(FileSystemError) -> TypeRegistry {
+        let fingerprint = fingerprint(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         if let mapped = try? TypeRegistry(mapping: root.registryFile), mapped.fingerprint == fingerprint {
             return mapped
         }
         do {
-            return try rebuild(root: root, catalog: catalog).registry
+            return try rebuild(root: root, catalog: catalog, mimeDirectories: mimeDirectories).registry
         } catch {
             // A device root the user cannot write (a read-only checkout, a system location):
             // answer from a registry built in memory rather than fail the query.
-            return compile(root: root, catalog: catalog).registry
+            return compile(root: root, catalog: catalog, mimeDirectories: mimeDirectories).registry
         }
     }
 
     /// Reads every source and writes a new registry file.
     @discardableResult
-    public static func rebuild(root: DeviceRoot, catalog: String?) throws(FileSystemError) -> (registry: TypeRegistry, report: BuildReport) {
-        let (registry, image, report) = compile(root: root, catalog: catalog)
+    public static func rebuild(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) throws(FileSystemError) -> (registry: TypeRegistry, report: BuildReport) {
+        let (registry, image, report) = compile(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         try FileSystem.makeDirectories(root.path)
         do { try FileContents.write(image, to: .init(root.registryFile)) } catch { throw FileSystemError(error.message) }
         return (registry, report)
     }
 
     /// Reads every source and compiles the registry image, without writing it.
-    static func compile(root: DeviceRoot, catalog: String?) -> (registry: TypeRegistry, image: [UInt8], report: BuildReport) {
+    static func compile(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> (registry: TypeRegistry, image: [UInt8], report: BuildReport) {
         var result = BuildReport()
         result.rebuilt = true
         var declarations: [TypeDeclaration] = []
         // The fingerprint is taken before reading, so a source changed during the build makes the
         // next query rebuild again rather than trust a stale registry.
-        let fingerprint = fingerprint(root: root, catalog: catalog)
+        let fingerprint = fingerprint(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         for file in catalog.map(TypeCatalog.files(in:)) ?? [] {
             declarations += read(file, source: String(file.split(separator: "/").last ?? ""), asSystem: true, into: &result)
         }
@@ -163,9 +177,11 @@ public enum RegistryStore {
                 return d
             }
         }
-        let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files()),
-                                               fingerprint: fingerprint,
-                                               apps: apps)
+        let directories = mimeDirectories ?? SharedMIMEDatabase.mimeDirectories()
+        let database = SharedMIMEDatabase.load(mimeDirectories: directories)
+        result.mimeDiagnostics = database.diagnostics
+        let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files(in: directories)),
+                                               mimeDatabase: database, fingerprint: fingerprint, apps: apps)
         // The image was just compiled from validated tables, so opening it cannot fail.
         return (try! TypeRegistry(image: RegistryImageStorage(copying: image)), image, result)
     }
