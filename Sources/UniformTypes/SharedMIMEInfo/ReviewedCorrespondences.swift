@@ -90,11 +90,12 @@ enum ReviewedCorrespondences {
         "video/x-flic": "public.flc-animation",
     ]
 
-    /// Extensions two different formats share, with the Apple type that also claims the name: a
-    /// file with such a name is judged by its content between the two (the shared MIME database
-    /// alone would always answer its own type, so a Keynote deck would be a PGP key).
+    /// Extensions two different formats share where the shared MIME database knows only one, with
+    /// the Apple type that also claims the name: a file with such a name is judged by its content
+    /// between the two (the database alone would always answer its own type, so an old disk image
+    /// would be a SMIL presentation). `*.key` needs no entry: the database lists both Keynote and
+    /// PGP keys for it.
     static let sharedExtensions: [(extension: String, identifier: String)] = [
-        ("key", "com.apple.iWork.Keynote.key"),
         ("smi", "com.apple.disk-image-smi"),
     ]
 }
