@@ -185,9 +185,21 @@ struct ContentTypingTable {
         var weight: Int
     }
 
+    /// Byte offsets of the parts, read from the header once (the magic loop reads thousands of words).
+    private let mimeBase, literalBase, suffixBase, patternBase, magicBase, matchletBase, poolBase, bytesBase: Int
+    private let poolCount, bytesCount, matchletCount: Int
+
     init?(_ buffer: UnsafeRawBufferPointer) {
         self.buffer = buffer
-        guard buffer.count >= ContentTypingLayout.headerWords * 4, word(0) == ContentTypingLayout.magic else { return nil }
+        func header(_ i: Int) -> Int {
+            guard buffer.count >= 4 * (i + 1) else { return 0 }
+            return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+        }
+        guard buffer.count >= ContentTypingLayout.headerWords * 4, UInt32(header(0)) == ContentTypingLayout.magic else { return nil }
+        (mimeBase, literalBase, suffixBase, patternBase) = (header(2), header(4), header(6), header(8))
+        (magicBase, matchletBase, poolBase, bytesBase) = (header(10), header(12), header(14), header(16))
+        (poolCount, bytesCount, matchletCount) = (header(15), header(17), header(13))
+        guard bytesBase <= buffer.count, bytesCount <= buffer.count - bytesBase else { return nil }
     }
 
     private func word(_ index: Int) -> UInt32 { wordAt(byteOffset: 4 * index) }
@@ -195,20 +207,19 @@ struct ContentTypingTable {
         guard offset >= 0, offset <= buffer.count - 4 else { return 0 }
         return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
-    /// Word `index` of the part whose (offset, count) header words start at `header`.
-    private func partWord(_ header: Int, _ index: Int) -> Int {
-        Int(wordAt(byteOffset: Int(word(header)) + 4 * index))
-    }
+    /// Word `index` of the part starting at byte `base`.
+    @inline(__always)
+    private func at(_ base: Int, _ index: Int) -> Int { Int(wordAt(byteOffset: base + 4 * index)) }
     private func poolWord(_ index: Int) -> Int {
-        guard index >= 0, index < Int(word(15)) else { return 0 }
-        return partWord(14, index)
+        guard index >= 0, index < poolCount else { return 0 }
+        return at(poolBase, index)
     }
+    @inline(__always)
     private func bytes(_ offset: Int, _ length: Int) -> UnsafeRawBufferPointer {
-        let start = Int(word(16)), count = Int(word(17))
-        guard offset >= 0, length >= 0, offset <= count, length <= count - offset, start >= 0, start <= buffer.count - count else {
+        guard offset >= 0, length >= 0, offset <= bytesCount, length <= bytesCount - offset else {
             return UnsafeRawBufferPointer(start: nil, count: 0)
         }
-        return UnsafeRawBufferPointer(rebasing: buffer[(start + offset)..<(start + offset + length)])
+        return UnsafeRawBufferPointer(start: buffer.baseAddress! + bytesBase + offset, count: length)
     }
     /// How many MIME types.
     var mimeCount: Int { Int(word(3)) }
@@ -219,10 +230,10 @@ struct ContentTypingTable {
     }
 
     /// A MIME type's name (its canonical spelling in the database).
-    func name(_ m: MIME) -> String { String(decoding: bytes(partWord(2, 6 * m), partWord(2, 6 * m + 1)), as: UTF8.self) }
+    func name(_ m: MIME) -> String { String(decoding: bytes(at(mimeBase, 6 * m), at(mimeBase, 6 * m + 1)), as: UTF8.self) }
     /// The registry type a MIME type became.
-    func type(_ m: MIME) -> TypeID { TypeID(truncatingIfNeeded: partWord(2, 6 * m + 2)) }
-    private func flags(_ m: MIME) -> Int { partWord(2, 6 * m + 5) }
+    func type(_ m: MIME) -> TypeID { TypeID(truncatingIfNeeded: at(mimeBase, 6 * m + 2)) }
+    private func flags(_ m: MIME) -> Int { at(mimeBase, 6 * m + 5) }
 
     /// How many leading bytes of a file the magic can look at.
     var maxExtent: Int { Int(word(20)) }
@@ -240,12 +251,12 @@ struct ContentTypingTable {
     /// The entries of one hash table for `key`, filtered to case-insensitive ones unless
     /// `caseSensitiveToo`.
     private func entries(table: Int, key: UnsafeRawBufferPointer, caseSensitiveToo: Bool) -> [Candidate] {
-        let capacity = Int(word(table + 1))
+        let capacity = Int(word(table + 1)), base = Int(word(table))
         guard capacity > 0, capacity & (capacity - 1) == 0 else { return [] }
         let hash = RegistryImageLayout.hash(key)
         var index = Int(hash) & (capacity - 1)
         for _ in 0..<capacity {
-            let slotHash = UInt32(truncatingIfNeeded: partWord(table, 2 * index)), value = partWord(table, 2 * index + 1)
+            let slotHash = UInt32(truncatingIfNeeded: at(base, 2 * index)), value = at(base, 2 * index + 1)
             if value == 0 { return [] }
             let at = value - 1
             if slotHash == hash, bytes(poolWord(at), poolWord(at + 1)).elementsEqual(key) {
@@ -305,9 +316,9 @@ struct ContentTypingTable {
         let count = min(Int(word(9)), buffer.count / 16)
         let lowerText = String(decoding: lowerName, as: UTF8.self), text = String(decoding: name, as: UTF8.self)
         for i in 0..<count {
-            let flags = partWord(8, 4 * i + 3)
-            guard let m = mime(partWord(8, 4 * i + 2)) else { continue }
-            let pattern = String(decoding: bytes(partWord(8, 4 * i), partWord(8, 4 * i + 1)), as: UTF8.self)
+            let flags = at(patternBase, 4 * i + 3)
+            guard let m = mime(at(patternBase, 4 * i + 2)) else { continue }
+            let pattern = String(decoding: bytes(at(patternBase, 4 * i), at(patternBase, 4 * i + 1)), as: UTF8.self)
             if fnmatch(pattern, flags & 0x100 != 0 ? text : lowerText, 0) == 0 { result.append(Candidate(mime: m, weight: flags & 0xFF)) }
         }
         return result
@@ -319,9 +330,9 @@ struct ContentTypingTable {
     func magicMatch(_ data: UnsafeRawBufferPointer) -> (mime: MIME, priority: Int)? {
         let count = min(Int(word(11)), buffer.count / 16)
         for i in 0..<count {
-            let first = partWord(10, 4 * i + 2), n = partWord(10, 4 * i + 3)
-            if anyMatches(first, n, data, depth: 0), let m = mime(partWord(10, 4 * i + 1)) {
-                return (m, partWord(10, 4 * i))
+            let first = at(magicBase, 4 * i + 2), n = at(magicBase, 4 * i + 3)
+            if anyMatches(first, n, data, depth: 0), let m = mime(at(magicBase, 4 * i + 1)) {
+                return (m, at(magicBase, 4 * i))
             }
         }
         return nil
@@ -329,26 +340,29 @@ struct ContentTypingTable {
 
     private func anyMatches(_ first: Int, _ count: Int, _ data: UnsafeRawBufferPointer, depth: Int) -> Bool {
         guard depth < ContentTypingLayout.maximumDepth else { return false }
-        let total = Int(word(13))
+        let total = matchletCount
         guard first >= 0, count >= 0, first <= total, count <= total - first else { return false }
         for i in first..<(first + count) {
             let m = i * ContentTypingLayout.matchletWords
             guard matchletHolds(m, data) else { continue }
-            let childCount = partWord(12, m + 6)
-            if childCount == 0 || anyMatches(partWord(12, m + 5), childCount, data, depth: depth + 1) { return true }
+            let childCount = at(matchletBase, m + 6)
+            if childCount == 0 || anyMatches(at(matchletBase, m + 5), childCount, data, depth: depth + 1) { return true }
         }
         return false
     }
 
     private func matchletHolds(_ m: Int, _ data: UnsafeRawBufferPointer) -> Bool {
-        let start = partWord(12, m), length = partWord(12, m + 1)
-        let value = bytes(partWord(12, m + 2), partWord(12, m + 3))
-        let maskOffset = partWord(12, m + 4)
+        let start = at(matchletBase, m), length = at(matchletBase, m + 1)
+        let value = bytes(at(matchletBase, m + 2), at(matchletBase, m + 3))
+        let maskOffset = at(matchletBase, m + 4)
         let mask = maskOffset == Int(RegistryImageLayout.none) ? nil : bytes(maskOffset, value.count)
         guard value.count > 0, mask == nil || mask!.count == value.count else { return false }
         var offset = start
         let end = start + min(length, data.count)
+        let first = value[0], firstMask = mask?[0] ?? 0xFF
         while offset < end {
+            // Most offsets fail on the first byte: test it before a whole comparison.
+            if offset < data.count, data[offset] & firstMask != first & firstMask { offset += 1; continue }
             if offset + value.count > data.count { return false }
             var equal = true
             if let mask {
@@ -385,14 +399,14 @@ struct ContentTypingTable {
     /// The `sub-class-of` parents of a MIME type.
     func parents(_ m: MIME) -> [MIME] {
         guard m >= 0, m < mimeCount else { return [] }
-        let start = partWord(2, 6 * m + 3), n = min(partWord(2, 6 * m + 4), 256)
+        let start = at(mimeBase, 6 * m + 3), n = min(at(mimeBase, 6 * m + 4), 256)
         return (0..<n).compactMap { mime(poolWord(start + $0)) }
     }
 
     /// The number of a MIME type (its canonical name, compared ignoring ASCII case).
     func number(of name: String) -> MIME? {
         let wanted = Array(name.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
-        for m in 0..<mimeCount where bytes(partWord(2, 6 * m), partWord(2, 6 * m + 1)).map({ $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }) == wanted {
+        for m in 0..<mimeCount where bytes(at(mimeBase, 6 * m), at(mimeBase, 6 * m + 1)).map({ $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }) == wanted {
             return m
         }
         return nil

@@ -12,7 +12,8 @@ import Musl
 ///                     then a table of sections (offset, count)
 /// strings            UTF-8 bytes, referred to as (offset, length)
 /// types              one record of 24 words per type number
-/// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries, diagnostics
+/// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries (tag, candidates,
+///                    best candidate conforming to public.data), diagnostics
 /// identifier table   open-addressing hash, slots of (hash, type number + 1)
 /// tag tables         one per tag class, slots of (hash, pool index of the tag's entry + 1)
 /// fingerprint        opaque bytes the writer was given (what the image was built from)
@@ -187,12 +188,16 @@ struct RegistryImageWriter {
         }
         let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })
         var tagTables: [RegistryImageLayout.Section: [UInt32]] = [:]
+        // Each tag entry also names its best candidate that conforms to public.data (+ 1; 0: none),
+        // the default constraint of extension and MIME lookups, so those need no conformance test.
+        let data = c.identifiers.firstIndex { TypeIdentifierSyntax.normalized($0) == "public.data" }.map { TypeRegistry.TypeID($0) }
         for tagClass in TagClass.allCases {
             var keys: [(String, UInt32)] = []
             for (tag, candidates) in c.tagIndex[tagClass] ?? [] {
                 let (o, l) = ref(tag)
                 keys.append((tag, UInt32(pool.count)))
-                pool += [o, l, UInt32(pool.count + 4), UInt32(candidates.count)]
+                let best = data.flatMap { d in candidates.first { $0 == d || c.ancestors[Int($0)].contains(d) } }
+                pool += [o, l, UInt32(pool.count + 5), UInt32(candidates.count), best.map { UInt32($0) + 1 } ?? 0]
                 pool += candidates.map { UInt32($0) }
             }
             tagTables[Layout.tagTable(tagClass)] = table(keys)

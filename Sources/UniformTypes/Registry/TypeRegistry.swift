@@ -342,6 +342,10 @@ public final class TypeRegistry: Sendable {
                     hash = (hash ^ UInt32(b)) &* 16_777_619
                 }
                 guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, tagClass) else { return .some(nil) }
+                if constraint != nil, constraint == publicData {
+                    let best = pool(entry + 4)
+                    return .some(best > 0 && best <= typeCount ? TypeID(best - 1) : nil)
+                }
                 let start = pool(entry + 2)
                 for i in 0..<count(pool(entry + 3)) {
                     guard let candidate = poolType(start + i) else { continue }
