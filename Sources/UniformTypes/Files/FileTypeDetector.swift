@@ -10,7 +10,8 @@ import Musl
 /// `g_content_type_guess` step for step, so that the answers agree with the desktop's:
 ///
 /// 1. The name's globs (``ContentTypingTable/candidates(forName:)``). One candidate decides.
-///    None: the extension's declared type (from the catalog or an app) stands in, if there is one.
+///    None: the extension's declared type (from the catalog or an app) stands in, if there is one;
+///    magic outweighs it unless that type conforms to what the magic found.
 /// 2. Otherwise the content: the first magic rule that holds, by priority; else text/plain when the
 ///    first 32 bytes have no control character but tab, line feed and carriage return, or when no
 ///    byte at all is a control character but whitespace and backspace; else nothing. An empty file

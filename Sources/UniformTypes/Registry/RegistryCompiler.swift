@@ -4,7 +4,9 @@
 /// Precedence between declarations of one identifier (compared ignoring ASCII case): system
 /// (the `UTIs/` catalog) over exported over imported; between equals, the declaration whose source
 /// (bundle identifier or catalog file) sorts first, so the result never depends on the order apps
-/// were registered in. Every declaration that lost is reported.
+/// were registered in. Every declaration that lost is reported. Types made from the shared MIME
+/// database (``SharedMIMEImport``) are system declarations placed after all others, so between
+/// claims of one tag they rank after the catalog's.
 struct RegistryCompiler {
     typealias TypeID = TypeRegistry.TypeID
 
