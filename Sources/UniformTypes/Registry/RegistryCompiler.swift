@@ -5,8 +5,8 @@
 /// (the `UTIs/` catalog) over exported over imported; between equals, the declaration whose source
 /// (bundle identifier or catalog file) sorts first, so the result never depends on the order apps
 /// were registered in. Every declaration that lost is reported. Types made from the shared MIME
-/// database (``SharedMIMEImport``) are system declarations placed after all others, so between
-/// claims of one tag they rank after the catalog's.
+/// database (``SharedMIMEImport``) are system declarations placed after all others: between
+/// claims of one tag they rank after the catalog's and, being the system's, before the apps'.
 struct RegistryCompiler {
     typealias TypeID = TypeRegistry.TypeID
 
