@@ -198,7 +198,9 @@ struct ContentTypingTable {
         guard buffer.count >= ContentTypingLayout.headerWords * 4, UInt32(header(0)) == ContentTypingLayout.magic else { return nil }
         (mimeBase, literalBase, suffixBase, patternBase) = (header(2), header(4), header(6), header(8))
         (magicBase, matchletBase, poolBase, bytesBase) = (header(10), header(12), header(14), header(16))
-        (poolCount, bytesCount, matchletCount) = (header(15), header(17), header(13))
+        // Counts are capped by what the section could hold, so a damaged header cannot make a walk long.
+        (poolCount, bytesCount) = (min(header(15), buffer.count / 4), header(17))
+        matchletCount = min(header(13), buffer.count / (4 * ContentTypingLayout.matchletWords))
         guard bytesBase <= buffer.count, bytesCount <= buffer.count - bytesBase else { return nil }
     }
 
@@ -222,7 +224,7 @@ struct ContentTypingTable {
         return UnsafeRawBufferPointer(start: buffer.baseAddress! + bytesBase + offset, count: length)
     }
     /// How many MIME types.
-    var mimeCount: Int { Int(word(3)) }
+    var mimeCount: Int { min(Int(word(3)), buffer.count / 24) }
     private func mime(_ value: Int) -> MIME? { value < mimeCount ? value : nil }
     private func special(_ index: Int) -> MIME? {
         let v = Int(word(index))
