@@ -1,4 +1,9 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads one `mime/packages/*.xml` file of the freedesktop.org shared MIME database with libxml2.
 ///
@@ -60,11 +65,12 @@ public enum MIMEPackageReader {
             throw MIMEPackageDiagnostic(file: path, line: line, message: message)
         }
         defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document), name(of: root) == "mime-info" else {
+        guard let root = xmlDocGetRootElement(document), isNamed(root, "mime-info") else {
             throw MIMEPackageDiagnostic(file: path, line: 1, message: "the root element is not <mime-info>")
         }
         var package = Package()
-        for node in elements(under: root) where name(of: node) == "mime-type" {
+        forEachElement(under: root) { node in
+            guard isNamed(node, "mime-type") else { return }
             if let entry = readType(node, path: path, diagnostics: &package.diagnostics) { package.types.append(entry) }
         }
         return package
@@ -82,46 +88,47 @@ public enum MIMEPackageReader {
             return nil
         }
         var entry = Entry(definition: MIMETypeDefinition(mimeType: type, source: "\(path):\(line)"))
-        for child in elements(under: node) {
-            switch name(of: child) {
-            case "comment":
+        forEachElement(under: node) { child in
+            switch Tag(child) {
+            case .comment?:
                 let text = content(child)
                 if let language = attribute(child, "lang", namespace: "http://www.w3.org/XML/1998/namespace") {
                     entry.definition.localizedComments[language] = text
                 } else {
                     entry.definition.comment = text
                 }
-            case "acronym": entry.definition.acronym = content(child)
-            case "expanded-acronym": entry.definition.expandedAcronym = content(child)
-            case "icon": entry.definition.icon = attribute(child, "name")
-            case "generic-icon": entry.definition.genericIcon = attribute(child, "name")
-            case "alias":
+            case .acronym?: entry.definition.acronym = content(child)
+            case .expandedAcronym?: entry.definition.expandedAcronym = content(child)
+            case .icon?: entry.definition.icon = attribute(child, "name")
+            case .genericIcon?: entry.definition.genericIcon = attribute(child, "name")
+            case .alias?:
                 if let alias = attribute(child, "type"), MIMETypeSyntax.isValid(alias) { entry.definition.aliases.append(alias) }
                 else { problem("<alias> without a valid type; skipped", child) }
-            case "sub-class-of":
+            case .subClassOf?:
                 if let parent = attribute(child, "type"), MIMETypeSyntax.isValid(parent) { entry.definition.parents.append(parent) }
                 else { problem("<sub-class-of> without a valid type; skipped", child) }
-            case "glob":
-                guard let pattern = attribute(child, "pattern"), !pattern.isEmpty else { problem("<glob> without a pattern; skipped", child); continue }
+            case .glob?:
+                guard let pattern = attribute(child, "pattern"), !pattern.isEmpty else { problem("<glob> without a pattern; skipped", child); return }
                 var weight = 50
                 if let text = attribute(child, "weight") {
-                    guard let w = Int(text), (0...100).contains(w) else { problem("glob weight '\(text)' is not 0-100; skipped", child); continue }
+                    guard let w = Int(text), (0...100).contains(w) else { problem("glob weight '\(text)' is not 0-100; skipped", child); return }
                     weight = w
                 }
                 entry.definition.globs.append(MIMEGlob(pattern: pattern, weight: weight, caseSensitive: attribute(child, "case-sensitive") == "true"))
-            case "glob-deleteall": entry.deletesGlobs = true
-            case "magic-deleteall": entry.deletesMagic = true
-            case "magic":
+            case .globDeleteAll?: entry.deletesGlobs = true
+            case .magicDeleteAll?: entry.deletesMagic = true
+            case .magic?:
                 var priority = 50
                 if let text = attribute(child, "priority") {
-                    guard let p = Int(text), (0...100).contains(p) else { problem("magic priority '\(text)' is not 0-100; skipped", child); continue }
+                    guard let p = Int(text), (0...100).contains(p) else { problem("magic priority '\(text)' is not 0-100; skipped", child); return }
                     priority = p
                 }
-                let matches = elements(under: child).filter { name(of: $0) == "match" }.compactMap {
-                    readMatch($0, depth: 0, path: path, diagnostics: &diagnostics)
+                var matches: [MIMEMagicMatch] = []
+                forEachElement(under: child) { m in
+                    if isNamed(m, "match"), let match = readMatch(m, depth: 0, path: path, diagnostics: &diagnostics) { matches.append(match) }
                 }
                 if !matches.isEmpty { entry.definition.magic.append(MIMEMagic(priority: priority, matches: matches)) }
-            case "root-XML":
+            case .rootXML?:
                 if let local = attribute(child, "localName") {
                     entry.definition.rootXML.append(MIMERootXML(namespaceURI: attribute(child, "namespaceURI") ?? "", localName: local))
                 }
@@ -146,8 +153,9 @@ public enum MIMEPackageReader {
             var mask: [UInt8]?
             if let text = attribute(node, "mask") { mask = try MIMEMagicValue.mask(text, kind: kind, length: value.count) }
             let (start, length) = try MIMEMagicValue.offsets(offsetText)
-            let children = elements(under: node).filter { name(of: $0) == "match" }.compactMap {
-                readMatch($0, depth: depth + 1, path: path, diagnostics: &diagnostics)
+            var children: [MIMEMagicMatch] = []
+            forEachElement(under: node) { m in
+                if isNamed(m, "match"), let match = readMatch(m, depth: depth + 1, path: path, diagnostics: &diagnostics) { children.append(match) }
             }
             return MIMEMagicMatch(rangeStart: start, rangeLength: length, value: value, mask: mask, children: children)
         } catch {
@@ -158,18 +166,35 @@ public enum MIMEPackageReader {
 
     // MARK: libxml2 tree helpers
 
-    private static func elements(under node: xmlNodePtr) -> [xmlNodePtr] {
-        var result: [xmlNodePtr] = []
+    // Element and attribute names are compared as C strings: a database has about 50,000 elements,
+    // and making a Swift string of each name cost a good part of a rebuild.
+    private static func forEachElement(under node: xmlNodePtr, _ body: (xmlNodePtr) -> Void) {
         var child = node.pointee.children
         while let c = child {
-            if c.pointee.type == XML_ELEMENT_NODE { result.append(c) }
+            if c.pointee.type == XML_ELEMENT_NODE { body(c) }
             child = c.pointee.next
         }
-        return result
     }
 
-    private static func name(of node: xmlNodePtr) -> String {
-        node.pointee.name.map { String(cString: $0) } ?? ""
+    static func isNamed(_ node: xmlNodePtr, _ name: StaticString) -> Bool {
+        guard let n = node.pointee.name else { return false }
+        return strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    /// The elements of a `<mime-type>` that are read here.
+    private enum Tag {
+        case comment, acronym, expandedAcronym, icon, genericIcon, alias, subClassOf, glob, globDeleteAll, magic, magicDeleteAll, rootXML
+
+        static let names: [(tag: Tag, name: StaticString)] = [
+            (.comment, "comment"), (.glob, "glob"), (.magic, "magic"), (.alias, "alias"), (.subClassOf, "sub-class-of"),
+            (.genericIcon, "generic-icon"), (.icon, "icon"), (.acronym, "acronym"), (.expandedAcronym, "expanded-acronym"),
+            (.globDeleteAll, "glob-deleteall"), (.magicDeleteAll, "magic-deleteall"), (.rootXML, "root-XML"),
+        ]
+
+        init?(_ node: xmlNodePtr) {
+            guard let found = Self.names.first(where: { MIMEPackageReader.isNamed(node, $0.name) }) else { return nil }
+            self = found.tag
+        }
     }
 
     /// An attribute's value, read from the tree in place (no copy to free with `xmlFree`, a
@@ -178,9 +203,11 @@ public enum MIMEPackageReader {
         var attr = node.pointee.properties
         while let a = attr {
             defer { attr = a.pointee.next }
-            guard let n = a.pointee.name, String(cString: n) == name else { continue }
-            let ns = a.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
-            guard ns == namespace else { continue }
+            guard let n = a.pointee.name, strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), name) == 0 else { continue }
+            let ns = a.pointee.ns.flatMap { $0.pointee.href }
+            if let namespace {
+                guard let ns, strcmp(UnsafeRawPointer(ns).assumingMemoryBound(to: CChar.self), namespace) == 0 else { continue }
+            } else if ns != nil { continue }
             return text(of: a.pointee.children)
         }
         return nil
