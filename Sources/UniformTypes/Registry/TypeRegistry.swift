@@ -359,17 +359,26 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The pool index of the tag-index entry for a normalised tag and its hash.
+    ///
+    /// Slots are read straight from the table: opening the image checked that the whole section
+    /// lies in the file, and the index is masked to its capacity. Pool words are checked against
+    /// the pool's size (the hot path of every extension and MIME lookup).
+    @inline(__always)
     private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ tagClass: TagClass) -> Int? {
-        let s = Layout.tagTable(tagClass)
-        let capacity = section(s).count
+        let (offset, capacity) = section(Layout.tagTable(tagClass))
         let mask = capacity - 1
+        let table = base + offset
         var index = Int(hash) & mask
         for _ in 0..<capacity {
-            let (slotHash, v) = slot(s, index)
+            let pair = UInt64(littleEndian: table.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self))
+            let v = Int(UInt32(truncatingIfNeeded: pair >> 32))
             if v == 0 { return nil }
-            if slotHash == hash {
+            if UInt32(truncatingIfNeeded: pair) == hash {
                 let entry = v - 1
-                let stored = bytes(offset: pool(entry), length: pool(entry + 1))
+                guard entry >= 0, entry < poolCount - 1 else { return nil }
+                let words = (base + poolOffset + 4 * entry)
+                let stored = bytes(offset: Int(UInt32(littleEndian: words.loadUnaligned(as: UInt32.self))),
+                                   length: Int(UInt32(littleEndian: words.loadUnaligned(fromByteOffset: 4, as: UInt32.self))))
                 // Tags are short: a byte loop beats a call to memcmp (15% of an extension lookup).
                 if stored.count == key.count, Self.equal(stored, key) { return entry }
             }
