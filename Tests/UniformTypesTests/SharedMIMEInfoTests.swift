@@ -270,6 +270,23 @@ import Testing
         #expect(srt.type.isDynamic && srt.type.conforms(to: UTType("public.plain-text", in: r)!) && srt.mimeType == "text/plain")
     }
 
+    @Test func aFormatTheDatabaseLacksStandsInForItsSharedExtension() throws {
+        // `*.smi` is SMIL (text) to the database and an old disk image (binary) to Apple's catalog.
+        var diagnostics: [DeclarationDiagnostic] = []
+        var all: [TypeDeclaration] = []
+        for plist in TestCatalog.real.plists { all += TypeDeclaration.declarations(in: plist, source: "catalog", asSystem: true, diagnostics: &diagnostics) }
+        let r = TypeRegistry(declarations: all, mimeDatabase: try Self.database("""
+            <mime-type type="application/smil+xml"><sub-class-of type="application/xml"/><glob pattern="*.smi"/></mime-type>
+            <mime-type type="application/xml"><sub-class-of type="text/plain"/><glob pattern="*.xml"/></mime-type>
+            <mime-type type="text/plain"/><mime-type type="application/octet-stream"/>
+            """))
+        #expect(guess(r, "old.smi", bytes: [0x00, 0x01, 0xFF, 0x7F]).type.identifier == "com.apple.disk-image-smi")
+        #expect(guess(r, "old.smi", bytes: [0x00, 0x01, 0xFF, 0x7F]).matchedMIMEType == nil)   // Apple gives it no MIME type
+        #expect(guess(r, "talk.smi", "<smil><body/></smil>").mimeType == "application/smil+xml")
+        #expect(guess(r, "talk.smi", nil).mimeType == "application/smil+xml")
+        #expect(UTType(filenameExtension: "smi", in: r)?.identifier == "com.apple.disk-image-smi")   // Apple's answer stands
+    }
+
     @Test func extensionsOnlyTheCatalogKnowsStillCount() throws {
         let r = try Self.registry(Self.rules)
         // `yaml` is the test catalog's own; the database has no glob for it.

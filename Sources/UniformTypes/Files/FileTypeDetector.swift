@@ -239,6 +239,10 @@ public struct FileTypeDetector: Sendable {
             if let pick = globbed.first(where: { table.isSubclass($0, of: s.mime) }) {
                 return answer(pick, .fileNameAndContent, ext: nil, table: table)
             }
+        } else if let standIn = globbed.first(where: table.isStandIn) {
+            // Binary content no magic knows, under a name a format the database lacks shares
+            // (`*.smi`: SMIL is text, an old disk image is not): that format.
+            return answer(standIn, .fileNameAndContent, ext: nil, table: table)
         }
         return answer(globbed[0], .ambiguousFileName, ext: nil, table: table)
     }
@@ -257,7 +261,7 @@ public struct FileTypeDetector: Sendable {
     /// Nothing recognised: `application/octet-stream`, as the extension's dynamic type when there is one.
     private func unknown(_ ext: String?, _ rule: Rule, _ table: ContentTypingTable) -> Answer {
         var answer = fallback(ext, rule: rule)
-        answer.matchedMIMEType = table.unknown.map(table.name)
+        answer.matchedMIMEType = table.unknown.flatMap(table.name)
         return answer
     }
 

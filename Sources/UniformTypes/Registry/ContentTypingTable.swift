@@ -12,7 +12,8 @@ import Musl
 /// header       32 words: (offset, count) of each part below, the MIME numbers of text/plain,
 ///              application/octet-stream, application/x-desktop and application/x-zerosize
 /// MIME types   6 words each: name (offset, length), type number, parents (pool start, count), flags
-///              (1 text/*, 2 inode/*)
+///              (1 text/*, 2 inode/*, 4 no MIME name, 8 a declared type standing in for a format
+///              the database lacks)
 /// literals     hash table: whole names (lower-cased unless case-sensitive) → glob entries
 /// suffixes     hash table: text after the `*` of `*SUFFIX` globs → glob entries
 /// patterns     4 words each: pattern (offset, length), MIME number, weight | case-sensitive << 8
@@ -83,7 +84,8 @@ struct ContentTypingWriter {
             let parents = e.parents.compactMap { mimeNumber[$0.lowercased()] }
             let start = UInt32(pool.count)
             pool += parents
-            mimeWords += [o, l, UInt32(number(e.identifier)!), start, UInt32(parents.count), (e.isText ? 1 : 0) | (e.isInode ? 2 : 0)]
+            mimeWords += [o, l, UInt32(number(e.identifier)!), start, UInt32(parents.count),
+                          (e.isText ? 1 : 0) | (e.isInode ? 2 : 0) | (e.isMIMEType ? 0 : 4) | (e.isStandIn ? 8 : 0)]
         }
 
         var literals: [String: [(UInt32, UInt32)]] = [:], suffixes: [String: [(UInt32, UInt32)]] = [:]
@@ -231,11 +233,16 @@ struct ContentTypingTable {
         return v > 0 ? mime(v - 1) : nil
     }
 
-    /// A MIME type's name (its canonical spelling in the database).
-    func name(_ m: MIME) -> String { String(decoding: bytes(at(mimeBase, 6 * m), at(mimeBase, 6 * m + 1)), as: UTF8.self) }
+    /// A MIME type's name (its canonical spelling in the database); `nil` for a declared type that
+    /// stands among the candidates without one.
+    func name(_ m: MIME) -> String? {
+        flags(m) & 4 != 0 ? nil : String(decoding: bytes(at(mimeBase, 6 * m), at(mimeBase, 6 * m + 1)), as: UTF8.self)
+    }
     /// The registry type a MIME type became.
     func type(_ m: MIME) -> TypeID { TypeID(truncatingIfNeeded: at(mimeBase, 6 * m + 2)) }
     private func flags(_ m: MIME) -> Int { at(mimeBase, 6 * m + 5) }
+    /// Whether a declared type stands in for a format the database lacks.
+    func isStandIn(_ m: MIME) -> Bool { flags(m) & 8 != 0 }
 
     /// How many leading bytes of a file the magic can look at.
     var maxExtent: Int { Int(word(20)) }
@@ -403,14 +410,5 @@ struct ContentTypingTable {
         guard m >= 0, m < mimeCount else { return [] }
         let start = at(mimeBase, 6 * m + 3), n = min(at(mimeBase, 6 * m + 4), 256)
         return (0..<n).compactMap { mime(poolWord(start + $0)) }
-    }
-
-    /// The number of a MIME type (its canonical name, compared ignoring ASCII case).
-    func number(of name: String) -> MIME? {
-        let wanted = Array(name.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
-        for m in 0..<mimeCount where bytes(at(mimeBase, 6 * m), at(mimeBase, 6 * m + 1)).map({ $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }) == wanted {
-            return m
-        }
-        return nil
     }
 }

@@ -34,7 +34,7 @@ public struct MIMETypeDefinition: Sendable, Hashable {
         self.source = source
     }
 
-    /// The media type (`image` of `image/png`), lower-cased.
+    /// The media type (`image` of `image/png`), as spelled.
     public var media: Substring {
         let lower = mimeType
         return lower[..<(lower.firstIndex(of: "/") ?? lower.endIndex)]

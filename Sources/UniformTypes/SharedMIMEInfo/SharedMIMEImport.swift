@@ -131,10 +131,15 @@ public enum SharedMIMEImport {
         }
         for (ext, appleID) in ReviewedCorrespondences.sharedExtensions {
             guard let i = declaredIDs[TypeIdentifierSyntax.normalized(appleID)] else { continue }
-            // The Apple type stands in the name's candidates under its own preferred MIME type.
-            let name = out[i].tags[.mimeType]?.first ?? appleID
+            // The Apple type stands in the name's candidates under its own preferred MIME type, or
+            // under its identifier when it has none (then the answer names no MIME type).
+            let preferred = out[i].tags[.mimeType]?.first
+            let name = preferred ?? appleID
             if !rules.mimeTypes.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-                rules.mimeTypes.append(.init(name: name, identifier: appleID))
+                var entry = ContentTypingInput.MIMEEntry(name: name, identifier: appleID)
+                entry.isMIMEType = preferred != nil
+                entry.isStandIn = true
+                rules.mimeTypes.append(entry)
             }
             rules.globs.append(.init(pattern: "*." + ext, weight: 50, caseSensitive: false, mimeType: name))
         }
@@ -181,6 +186,11 @@ struct ContentTypingInput: Sendable {
         var isText = false
         /// An `inode/*` type (not a subclass of application/octet-stream).
         var isInode = false
+        /// False for a declared type that stands in the name's candidates without a MIME type.
+        var isMIMEType = true
+        /// A declared type standing in the name's candidates for a format the database lacks
+        /// (``ReviewedCorrespondences/sharedExtensions``): binary content with no magic picks it.
+        var isStandIn = false
     }
     struct Glob: Sendable, Hashable {
         var pattern: String
