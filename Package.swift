@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "UniformTypes",
-            dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PropertyLists", "SystemCalls", "CLibXML2", .product(name: "OrderedCollections", package: "swift-collections")],
         ),
         .target(
             name: "KeyedArchives",

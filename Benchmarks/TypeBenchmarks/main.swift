@@ -1,6 +1,7 @@
 // Type-engine benchmarks: our registry against GLib's content types in the same run, `uti`
 // process start-up against a C hello-world, `gio mime` and `xdg-mime`, registry rebuild time and
-// query memory, with the catalog and 1,000 generated apps.
+// query memory, with the catalog, 1,000 generated apps and this machine's shared MIME database;
+// content typing (name + data, data only) against `g_content_type_guess` on the same files.
 //
 //   swift run -c release TypeBenchmarks [--starts N] [--rounds N]
 //
@@ -61,7 +62,7 @@ for _ in 0..<5 {
     rebuilds.append(clock(CLOCK_MONOTONIC) - t0)
 }
 let registry = try RegistryStore.open(root: device, catalog: catalog)
-print("registry: \(registry.typeCount) types from the catalog and 1,000 apps; \(try FileManager.default.attributesOfItem(atPath: device.registryFile)[.size]!) bytes")
+print("registry: \(registry.typeCount) types from the catalog, 1,000 apps and the shared MIME database (\(SharedMIMEDatabase.mimeDirectories().joined(separator: ", "))); \(try FileManager.default.attributesOfItem(atPath: device.registryFile)[.size]!) bytes")
 print(String(format: "rebuild (read every plist, compile, write, rename): median %.1f ms of 5 (target <= 500 ms)", median(rebuilds) * 1000))
 
 // 3. GLib peer: conformance and guess-by-name, in its own process.
@@ -102,6 +103,26 @@ let extensions = names.map { FileTypeDetector.filenameExtension(of: $0) ?? "" }
     precondition(hits > 0)
     return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
 }
+// Content typing: the peer's files (64 B to 4 KiB, read once), name + data and data only.
+let sniffFiles: [(name: String, data: [UInt8])] = ((try? FileManager.default.contentsOfDirectory(atPath: work.path + "/corpus/files")) ?? []).sorted().map {
+    let path = work.path + "/corpus/files/" + $0
+    return (path, Array(((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()).prefix(4096)))
+}
+@MainActor func ourGuessRate(withName: Bool) -> Double {
+    var ops = 0, named = 0
+    let detector = FileTypeDetector(registry: registry), files = sniffFiles
+    let c0 = clock(CLOCK_THREAD_CPUTIME_ID)
+    while clock(CLOCK_THREAD_CPUTIME_ID) - c0 < 1 {
+        for f in files {
+            let answer = f.data.withUnsafeBytes { detector.guess(name: withName ? f.name : nil, content: $0) }
+            if answer.matchedMIMEType != nil { named += 1 }
+        }
+        ops += files.count
+    }
+    precondition(named > 0 || files.isEmpty)
+    return Double(ops) / (clock(CLOCK_THREAD_CPUTIME_ID) - c0)
+}
+
 @MainActor func ourExtensionRate() -> Double {
     var ops = 0, found = 0
     let data = UTType("public.data", in: registry)
@@ -156,17 +177,22 @@ if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
 }
 
 var conformsRatios: [Double] = [], extensionRatios: [Double] = [], engineRatios: [Double] = [], appleRatios: [Double] = []
-var lastOurs = (0.0, 0.0, 0.0, 0.0), lastGIO: [String: Double] = [:]
+var guessRatios: [Double] = [], dataRatios: [Double] = []
+var lastOurs = (0.0, 0.0, 0.0, 0.0), lastGIO: [String: Double] = [:], lastGuess = (0.0, 0.0)
 for _ in 0..<rounds {
     let ours = (ourConformsRate(), ourExtensionRate(), ourEngineExtensionRate(), appleExtensionRate())
+    let guess = (ourGuessRate(withName: true), ourGuessRate(withName: false))
     guard builtGIO else { break }
     let gio = gioRates()
     if let g = gio["is_a_mixed_pairs_per_cpu_s"] { conformsRatios.append(ours.0 / g) }
     if let g = gio["guess_by_name_per_cpu_s"] {
         extensionRatios.append(ours.1 / g); engineRatios.append(ours.2 / g); appleRatios.append(ours.3 / g)
     }
+    if let g = gio["guess_name_plus_data_preloaded_per_cpu_s"] { guessRatios.append(guess.0 / g) }
+    if let g = gio["guess_data_only_preloaded_per_cpu_s"] { dataRatios.append(guess.1 / g) }
     lastOurs = ours
     lastGIO = gio
+    lastGuess = guess
 }
 print(String(format: "conformance: ours %.1f M/s, g_content_type_is_a %.2f M/s: %.0fx (median of %d rounds; target >= 50x)",
              lastOurs.0 / 1e6, (lastGIO["is_a_mixed_pairs_per_cpu_s"] ?? .nan) / 1e6, median(conformsRatios), conformsRatios.count))
@@ -176,6 +202,9 @@ print(String(format: "  engine lookup (type number): ours %.2f M/s, g_content_ty
              lastOurs.2 / 1e6, (lastGIO["guess_by_name_per_cpu_s"] ?? .nan) / 1e6, median(engineRatios)))
 print(String(format: "  UTType(filenameExtension:, in: registry) value: ours %.2f M/s: %.1fx", lastOurs.1 / 1e6, median(extensionRatios)))
 print(String(format: "  UTType(filenameExtension:) (Apple's API, default registry): ours %.2f M/s: %.1fx", lastOurs.3 / 1e6, median(appleRatios)))
+print(String(format: "content typing (%d files of 64 B-4 KiB): name + data ours %.0f k/s, g_content_type_guess %.0f k/s: %.1fx; data only ours %.0f k/s, GIO %.0f k/s: %.1fx",
+             sniffFiles.count, lastGuess.0 / 1e3, (lastGIO["guess_name_plus_data_preloaded_per_cpu_s"] ?? .nan) / 1e3, median(guessRatios),
+             lastGuess.1 / 1e3, (lastGIO["guess_data_only_preloaded_per_cpu_s"] ?? .nan) / 1e3, median(dataRatios)))
 
 // 4. Process start: interleaved spawns, medians.
 let spawnWall = Bench.spawnWall

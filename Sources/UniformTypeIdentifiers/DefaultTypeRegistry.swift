@@ -36,7 +36,11 @@ public enum DefaultTypeRegistry {
 
     /// Answers from `root` and `catalog` from now on (a test's temporary device, an app that keeps
     /// its own). Types made before keep their registry and compare with new ones by identifier.
-    public static func use(root: DeviceRoot, catalog: String?) { source.use(root: root, catalog: catalog) }
+    /// `mimeDirectories`: the shared MIME database's folders (`nil`: the machine's; `[]`: none,
+    /// which answers as macOS does for every extension its catalog does not know: a dynamic type).
+    public static func use(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) {
+        source.use(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
+    }
 
     /// Answers from `registry` from now on, never reading it again.
     public static func use(_ registry: TypeRegistry) { source.use(registry) }
@@ -56,6 +60,8 @@ public final class TypeRegistrySource: Sendable {
     private struct State {
         var root: DeviceRoot
         var catalog: String?
+        /// The shared MIME database's folders; `nil` for the machine's.
+        var mimeDirectories: [String]?
         /// A registry given by ``use(_:)``: answered as it is, never read again.
         var fixed: Bool
         var snapshot: RegistrySnapshot?
@@ -66,12 +72,13 @@ public final class TypeRegistrySource: Sendable {
     private let state: Mutex<State>
     private static let log = Logger(label: "UniformTypeIdentifiers")
 
-    /// A source for `root` and `catalog`; nothing is read until the first ``registry``.
-    public init(root: DeviceRoot, catalog: String?, refreshInterval: Duration = .seconds(1)) {
+    /// A source for `root`, `catalog` and the shared MIME database in `mimeDirectories` (`nil`:
+    /// the machine's); nothing is read until the first ``registry``.
+    public init(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil, refreshInterval: Duration = .seconds(1)) {
         self.refreshInterval = refreshInterval
         let (seconds, attoseconds) = refreshInterval.components
         interval = UInt64(max(seconds, 0)) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
-        state = Mutex(State(root: root, catalog: catalog, fixed: false, snapshot: nil, nextCheck: 0))
+        state = Mutex(State(root: root, catalog: catalog, mimeDirectories: mimeDirectories, fixed: false, snapshot: nil, nextCheck: 0))
     }
 
     /// The device root and catalog the tools would use (see ``DefaultTypeRegistry``).
@@ -97,10 +104,11 @@ public final class TypeRegistrySource: Sendable {
     /// The catalog folder, if any.
     public var catalog: String? { state.withLock { $0.catalog } }
 
-    /// Answers from `root` and `catalog` from the next call on.
-    public func use(root: DeviceRoot, catalog: String?) {
+    /// Answers from `root`, `catalog` and the shared MIME database in `mimeDirectories` (`nil`:
+    /// the machine's) from the next call on.
+    public func use(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) {
         state.withLock { state in
-            state = State(root: root, catalog: catalog, fixed: false, snapshot: nil, nextCheck: 0)
+            state = State(root: root, catalog: catalog, mimeDirectories: mimeDirectories, fixed: false, snapshot: nil, nextCheck: 0)
         }
     }
 
@@ -123,9 +131,9 @@ public final class TypeRegistrySource: Sendable {
             if let snapshot = state.snapshot {
                 if state.fixed || now < state.nextCheck { return snapshot }
                 state.nextCheck = now &+ interval
-                if RegistryStore.isCurrent(snapshot.registry, root: state.root, catalog: state.catalog) { return snapshot }
+                if RegistryStore.isCurrent(snapshot.registry, root: state.root, catalog: state.catalog, mimeDirectories: state.mimeDirectories) { return snapshot }
             }
-            let snapshot = RegistrySnapshot(Self.open(root: state.root, catalog: state.catalog))
+            let snapshot = RegistrySnapshot(Self.open(root: state.root, catalog: state.catalog, mimeDirectories: state.mimeDirectories))
             state.snapshot = snapshot
             state.nextCheck = now &+ interval
             return snapshot
@@ -145,9 +153,9 @@ public final class TypeRegistrySource: Sendable {
     /// resolution (a few milliseconds) is plenty for a one-second interval.
     private static func coarseNanoseconds() -> UInt64 { Clock.coarseMonotonicNanoseconds() }
 
-    private static func open(root: DeviceRoot, catalog: String?) -> TypeRegistry {
+    private static func open(root: DeviceRoot, catalog: String?, mimeDirectories: [String]?) -> TypeRegistry {
         do {
-            return try RegistryStore.open(root: root, catalog: catalog)
+            return try RegistryStore.open(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         } catch {
             // RegistryStore falls back to a registry compiled in memory when it cannot write, so
             // this is a device root that cannot even be read; answer with no declared types

@@ -47,6 +47,7 @@ extension UtiCommands {
         if !quiet {
             for (file, d) in result.report.diagnostics { Output.error("\(file): \(d)") }
             for d in result.registry.diagnostics { Output.error("registry: \(d)") }
+            for d in result.report.mimeDiagnostics { Output.error("\(d)") }
             Output.line("\(result.registry.typeCount) types; \(root.registryFile)")
         }
         return 0

@@ -126,15 +126,20 @@ struct UtiCommands {
     func forFiles() throws(Failure) -> Int32 {
         let detector = FileTypeDetector(registry: try registry())
         var values: [PropertyList] = []
+        let evidence = command.value("--by").flatMap(FileTypeDetector.Evidence.init(rawValue:)) ?? .nameAndContent
         for path in operands {
             guard FileSystem.exists(path) else { throw Failure(message: "\(path): no such file") }
-            let answer = detector.type(ofFileAt: path)
+            let answer = detector.type(ofFileAt: path, judgedBy: evidence)
+            // What nothing names is application/octet-stream, as GIO says.
+            let mime = answer.mimeType ?? "application/octet-stream"
+            let shown = command.flag("--mime") ? mime : answer.type.identifier
             if json {
-                values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "reason": .string(answer.rule.description)]))
+                values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "mimeType": .string(mime),
+                                           "reason": .string(answer.rule.description)]))
             } else if command.flag("--explain") {
-                Output.line("\(path): \(answer.type.identifier) (\(answer.rule))")
+                Output.line("\(path): \(shown) (\(answer.rule))")
             } else {
-                Output.line(answer.type.identifier)
+                Output.line(shown)
             }
         }
         if json { Output.line(TypeReport.encode(.array(values))) }

@@ -12,7 +12,7 @@ extension UniformTypeIdentifiersTests {
         #expect(UTType.png.isDeclared)
         // Compiled and written into the test device, nowhere else.
         #expect(FileManager.default.fileExists(atPath: TestDevice.root.appendingPathComponent("registry.bin").path))
-        #expect(RegistryStore.isCurrent(DefaultTypeRegistry.current, root: DeviceRoot(path: TestDevice.root.path), catalog: TestDevice.catalog))
+        #expect(RegistryStore.isCurrent(DefaultTypeRegistry.current, root: DeviceRoot(path: TestDevice.root.path), catalog: TestDevice.catalog, mimeDirectories: []))
     }
 
     @Test func aProgramBuiltFromThisPackageFindsItsCatalog() {
@@ -55,7 +55,7 @@ extension UniformTypeIdentifiersTests {
         // A file where the device root should be: nothing can be written or read there.
         let file = root.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: file)
-        let source = TypeRegistrySource(root: DeviceRoot(path: file.path), catalog: TestDevice.catalog)
+        let source = TypeRegistrySource(root: DeviceRoot(path: file.path), catalog: TestDevice.catalog, mimeDirectories: [])
         #expect(UTType("public.png", in: source.registry)?.isDeclared == true)
         #expect(UTType(filenameExtension: "srt", in: source.registry)?.identifier == "dyn.ah62d4rv4ge81g6xy")
     }

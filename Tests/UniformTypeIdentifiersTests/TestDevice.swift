@@ -38,7 +38,9 @@ enum TestDevice {
               </dict></array>
             </dict></plist>
             """)
-        DefaultTypeRegistry.use(root: DeviceRoot(path: root.path), catalog: catalog)
+        // Apple's answers: the machine's shared MIME database is left out (with it, extensions
+        // macOS does not know get freedesktop.org's types instead of dynamic ones; docs/uttype-api.md).
+        DefaultTypeRegistry.use(root: DeviceRoot(path: root.path), catalog: catalog, mimeDirectories: [])
         return root
     }()
 

@@ -10,8 +10,11 @@ import Testing
 @Suite struct RegistryStoreTests {
     let catalog = TestSupport.packageRoot.appendingPathComponent("UTIs").path
 
-    func uti(_ root: URL, _ arguments: [String]) throws -> TestSupport.Run {
-        try TestSupport.run(TestSupport.uti, ["--root", root.path] + arguments)
+    /// Runs `uti` on a device root, without the machine's shared MIME database (XDG data folders
+    /// that hold none) unless `mime` names a data folder, so the answers do not depend on the machine.
+    func uti(_ root: URL, _ arguments: [String], mime: URL? = nil) throws -> TestSupport.Run {
+        let data = mime?.path ?? root.appendingPathComponent("no-xdg-data").path
+        return try TestSupport.run("/usr/bin/env", ["XDG_DATA_HOME=\(data)", "XDG_DATA_DIRS=\(data)", TestSupport.uti, "--root", root.path] + arguments)
     }
 
     func writeApp(_ dir: URL, id: String, types: [(String, [String], [String])]) throws {
@@ -54,6 +57,47 @@ import Testing
         #expect(((dump?["types"] as? [[String: Any]])?.count ?? 0) > 40)
         let lines = try uti(root, ["for-extension", "md", "jpg", "srt"]).out
         #expect(lines == "dyn.ah62d4rv4ge8043a\npublic.jpeg\ndyn.ah62d4rv4ge81g6xy\n")
+    }
+
+    /// The shared MIME database of the XDG data folders becomes types, and a package added to it
+    /// is seen by the next query; `for-file --mime --by` judges as GIO does.
+    @Test func theSharedMIMEDatabaseIsImportedAndWatched() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let system = root.appendingPathComponent("system"), home = root.appendingPathComponent("home")
+        func run(_ arguments: [String]) throws -> TestSupport.Run {
+            try TestSupport.run("/usr/bin/env", ["XDG_DATA_HOME=\(home.path)", "XDG_DATA_DIRS=\(system.path)", TestSupport.uti, "--root", root.path] + arguments)
+        }
+        #expect(try run(["for-extension", "toml"]).out.hasPrefix("dyn."))
+        let packages = system.appendingPathComponent("mime/packages")
+        try FileManager.default.createDirectory(at: packages, withIntermediateDirectories: true)
+        let corpus = TestSupport.shared.appendingPathComponent("corpus/shared-mime-info")
+        try FileManager.default.copyItem(at: corpus.appendingPathComponent("freedesktop.org.xml"), to: packages.appendingPathComponent("freedesktop.org.xml"))
+        #expect(try run(["for-extension", "toml", "ogg", "png"]).out == "org.freedesktop.mime.application.toml\norg.freedesktop.mime.audio.ogg\npublic.png\n")
+        let info = try run(["info", "org.freedesktop.mime.application.toml"]).out
+        #expect(info.contains("kind: declared, system by shared-mime-info \(packages.path)/freedesktop.org.xml:"))
+        #expect(info.contains("conforms to: public.plain-text") && info.contains("public.mime-type: application/toml"))
+
+        let files = corpus.appendingPathComponent("mime-detection")
+        let paths = ["test.toml", "debian-goodies_0.63_all.deb", "test.ogg", "sample2.amr"].map { files.appendingPathComponent($0).path }
+        // Expected answers from the suite's list (test.toml by content alone is text, as for GIO).
+        #expect(try run(["for-file", "--mime", "--by", "name"] + paths).out == "application/toml\napplication/vnd.debian.binary-package\naudio/ogg\naudio/AMR\n")
+        #expect(try run(["for-file", "--mime", "--by", "content"] + paths).out == "text/plain\napplication/vnd.debian.binary-package\naudio/x-vorbis+ogg\naudio/AMR\n")
+        #expect(try run(["for-file", "--mime"] + paths).out == "application/toml\napplication/vnd.debian.binary-package\naudio/x-vorbis+ogg\naudio/AMR\n")
+        #expect(try run(["for-file", "--by", "both", paths[2]]).out == "org.freedesktop.mime.audio.x-vorbis-plus-ogg\n")
+        #expect(try run(["for-file", "--by", "neither", paths[2]]).status == 2)
+        let json = try JSONSerialization.jsonObject(with: try run(["for-file", "--json", paths[1]]).stdout) as? [[String: Any]]
+        #expect(json?.first?["mimeType"] as? String == "application/vnd.debian.binary-package")
+
+        // The user's folder ($XDG_DATA_HOME/mime) counts too, and a broken package is reported, not fatal.
+        let user = home.appendingPathComponent("mime/packages")
+        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+        try Data(#"<mime-info><mime-type type="application/x-example"><glob pattern="*.exmp"/></mime-type></mime-info>"#.utf8)
+            .write(to: user.appendingPathComponent("example.xml"))
+        #expect(try run(["for-extension", "exmp"]).out == "org.freedesktop.mime.application.x-example\n")
+        try Data("<mime-info><mime-type".utf8).write(to: user.appendingPathComponent("broken.xml"))
+        let rebuild = try run(["rebuild"])
+        #expect(rebuild.status == 0 && rebuild.stderr.contains("\(user.path)/broken.xml:1:"))
     }
 
     @Test func theWholeCorpusRegistersAndEveryQueryEnds() throws {

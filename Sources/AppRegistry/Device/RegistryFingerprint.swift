@@ -4,8 +4,11 @@ import UniformTypes
 /// What a query checks to know that a compiled registry is current: the catalog folder (its
 /// status, and each `.plist` entry's name and inode from the listing), the `Apps/` folder (its
 /// modification time changes whenever an app is registered, unregistered or registered again)
-/// and the shared MIME database's alias files: a few `stat` calls and one directory read,
-/// whatever the number of catalog files and apps.
+/// and, for each `mime` folder of the shared MIME database, its `packages/` folder (a package
+/// added, removed or replaced) and its `mime.cache` (which `update-mime-database` replaces after
+/// every package change, so a package rewritten in place is seen once the database is updated, as
+/// every package manager does): eight `stat` calls and one directory read with the default XDG
+/// folders, whatever the number of catalog files, apps and packages.
 ///
 /// A catalog file replaced by a rename (package managers, most editors) or added or removed is
 /// seen; one rewritten in place keeps its inode and the folder's time, and is picked up by
@@ -14,8 +17,10 @@ import UniformTypes
 /// (Checking every catalog file and every registered Info.plist cost 58 and 3,000 `stat` calls;
 /// the latter 7.8 ms per query with 1,000 apps here.)
 enum RegistryFingerprint {
-    /// The fingerprint of the sources of `root`'s registry with `catalog`.
-    static func of(root: DeviceRoot, catalog: String?) -> [UInt8] {
+    /// The fingerprint of the sources of `root`'s registry with `catalog` and the shared MIME
+    /// database's `mime` folders (`nil`: the machine's, ``SharedMIMEDatabase/mimeDirectories()``;
+    /// `[]`: none).
+    static func of(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         if let catalog {
             // The folder's own status changes whenever a file is added, removed or replaced by a
@@ -39,7 +44,12 @@ enum RegistryFingerprint {
             for value in [count, sum, mixed] { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
             out.append(0x0A)
         }
-        for path in [root.appsDirectory] + MIMEAliases.files() { append(path, FileSystem.status(path), to: &out) }
+        append(root.appsDirectory, FileSystem.status(root.appsDirectory), to: &out)
+        for directory in mimeDirectories ?? SharedMIMEDatabase.mimeDirectories() {
+            let packages = directory + "/packages", cache = directory + "/mime.cache"
+            append(packages, FileSystem.status(packages), to: &out)
+            append(cache, FileSystem.status(cache), to: &out)
+        }
         return out
     }
 

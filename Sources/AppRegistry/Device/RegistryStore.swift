@@ -16,19 +16,23 @@ public enum RegistryStore {
     public struct BuildReport: Sendable {
         /// Per-file problems (unreadable plists, malformed declarations).
         public var diagnostics: [(file: String, diagnostic: DeclarationDiagnostic)] = []
+        /// Problems in the shared MIME database's package files (skipped files and elements).
+        public var mimeDiagnostics: [MIMEPackageDiagnostic] = []
         /// Whether this call rebuilt the file.
         public var rebuilt = false
     }
 
     /// The registry for `root`, mapped from its file when current, else rebuilt and written (to
     /// the root when it exists, else to the cache folder); from memory when neither can be written.
-    public static func open(root: DeviceRoot, catalog: String?) throws(AppRegistryError) -> TypeRegistry {
-        let fingerprint = RegistryFingerprint.of(root: root, catalog: catalog)
-        let file = root.exists ? root.registryFile : cacheFile(catalog: catalog)
+    /// - Parameter mimeDirectories: the shared MIME database's `mime` folders, most important
+    ///   first; `nil` for the machine's, `[]` for none (Apple's types and the apps' alone).
+    public static func open(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) throws(AppRegistryError) -> TypeRegistry {
+        let fingerprint = RegistryFingerprint.of(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
+        let file = root.exists ? root.registryFile : cacheFile(catalog: catalog, mimeDirectories: mimeDirectories)
         if let mapped = try? TypeRegistry(mapping: file), mapped.fingerprint == fingerprint {
             return mapped
         }
-        let (registry, image, _) = compile(root: root, catalog: catalog)
+        let (registry, image, _) = compile(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         if root.exists || FileSystem.isDirectory(cacheDirectory) || (try? FileSystem.makeDirectories(cacheDirectory)) != nil {
             // A file the user cannot write (a read-only checkout, a system location): the query
             // is answered from the registry built in memory all the same.
@@ -38,8 +42,13 @@ public enum RegistryStore {
     }
 
     /// Whether `registry` was compiled from `root`'s sources as they are now (a few `stat` calls).
-    public static func isCurrent(_ registry: TypeRegistry, root: DeviceRoot, catalog: String?) -> Bool {
-        registry.fingerprint == RegistryFingerprint.of(root: root, catalog: catalog)
+    public static func isCurrent(_ registry: TypeRegistry, root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> Bool {
+        registry.fingerprint == fingerprint(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
+    }
+
+    /// The fingerprint of `root`'s sources as a query checks them (``RegistryFingerprint``).
+    public static func fingerprint(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> [UInt8] {
+        RegistryFingerprint.of(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
     }
 
     /// `$XDG_CACHE_HOME/document-interchange` (else `~/.cache/document-interchange`): where the
@@ -51,17 +60,19 @@ public enum RegistryStore {
 
     /// The cache file for `catalog` (one per catalog folder, so that a build tree and an
     /// installed copy do not rebuild each other's).
-    static func cacheFile(catalog: String?) -> String {
+    static func cacheFile(catalog: String?, mimeDirectories: [String]? = nil) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (catalog ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in ((catalog ?? "") + "\u{0}" + (mimeDirectories?.joined(separator: ":") ?? "machine")).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
         return cacheDirectory + "/registry-" + String(hash, radix: 16) + ".bin"
     }
 
     /// Reads every source and writes a new registry file into the root (creating it: rebuilding
     /// is asked for, `uti rebuild`, `uti register`).
     @discardableResult
-    public static func rebuild(root: DeviceRoot, catalog: String?) throws(AppRegistryError) -> (registry: TypeRegistry, report: BuildReport) {
-        let (registry, image, report) = compile(root: root, catalog: catalog)
+    public static func rebuild(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) throws(AppRegistryError) -> (registry: TypeRegistry, report: BuildReport) {
+        let (registry, image, report) = compile(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         do {
             try FileSystem.makeDirectories(root.path)
             try AtomicFile.write(image, to: root.registryFile)
@@ -82,13 +93,13 @@ public enum RegistryStore {
     }
 
     /// Reads every source and compiles the registry image, without writing it.
-    static func compile(root: DeviceRoot, catalog: String?) -> (registry: TypeRegistry, image: [UInt8], report: BuildReport) {
+    static func compile(root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> (registry: TypeRegistry, image: [UInt8], report: BuildReport) {
         var report = BuildReport()
         report.rebuilt = true
         var declarations: [TypeDeclaration] = []
         // The fingerprint is taken before reading, so a source changed during the build makes the
         // next query rebuild again rather than trust a stale registry.
-        let fingerprint = RegistryFingerprint.of(root: root, catalog: catalog)
+        let fingerprint = RegistryFingerprint.of(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
         for file in catalog.map(TypeCatalog.files(in:)) ?? [] {
             let document: PropertyListDocument
             do { document = try PropertyListReader.read(contentsOf: .init(file)) } catch {
@@ -115,8 +126,11 @@ public enum RegistryStore {
                 return d
             }
         }
-        let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files()),
-                                               fingerprint: fingerprint, apps: apps)
+        let directories = mimeDirectories ?? SharedMIMEDatabase.mimeDirectories()
+        let database = SharedMIMEDatabase.load(mimeDirectories: directories)
+        report.mimeDiagnostics = database.diagnostics
+        let image = TypeRegistry.compiledImage(declarations: declarations, mimeAliases: .load(from: MIMEAliases.files(in: directories)),
+                                               mimeDatabase: database, fingerprint: fingerprint, apps: apps)
         // The image was just compiled from validated tables, so opening it cannot fail.
         return (try! TypeRegistry(compiledImage: image), image, report)
     }

@@ -27,14 +27,15 @@ enum ContentSignatures {
     ]
 
     /// The first signature `prefix` starts with.
-    static func match(_ prefix: [UInt8]) -> Signature? {
+    static func match(_ prefix: UnsafeRawBufferPointer) -> Signature? {
         table.first { s in
-            prefix.count >= s.offset + s.bytes.count && Array(prefix[s.offset..<(s.offset + s.bytes.count)]) == s.bytes
+            prefix.count >= s.offset + s.bytes.count && prefix[s.offset..<(s.offset + s.bytes.count)].elementsEqual(s.bytes)
         }
     }
 
-    /// Whether the bytes look like text: valid UTF-8 (a cut-off last character allowed) with no NUL.
-    static func looksLikeText(_ prefix: [UInt8], truncated: Bool) -> Bool {
+    /// Whether the bytes are valid UTF-8 (a cut-off last character allowed) with no NUL: the text
+    /// test without the shared MIME database.
+    static func isUTF8Text(_ prefix: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
         guard !prefix.contains(0) else { return false }
         var bytes = prefix[...]
         if truncated {
@@ -44,5 +45,19 @@ enum ContentSignatures {
             if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
         }
         return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// xdgmime's fallback when no magic matches: text when the first 32 bytes hold no control
+    /// character but tab, line feed and carriage return.
+    static func startsLikeText(_ data: UnsafeRawBufferPointer) -> Bool {
+        for b in data.prefix(32) where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return false }
+        return true
+    }
+
+    /// GIO's `looks_like_text`: no byte is an ASCII control character other than whitespace
+    /// (tab, line feed, vertical tab, form feed, carriage return) and backspace.
+    static func looksLikeText(_ data: UnsafeRawBufferPointer) -> Bool {
+        for b in data where (b < 0x20 || b == 0x7F) && !(b >= 0x08 && b <= 0x0D) { return false }
+        return true
     }
 }

@@ -4,7 +4,9 @@
 /// Precedence between declarations of one identifier (compared ignoring ASCII case): system
 /// (the `UTIs/` catalog) over exported over imported; between equals, the declaration whose source
 /// (bundle identifier or catalog file) sorts first, so the result never depends on the order apps
-/// were registered in. Every declaration that lost is reported.
+/// were registered in. Every declaration that lost is reported. Types made from the shared MIME
+/// database (``SharedMIMEImport``) are system declarations placed after all others: between
+/// claims of one tag they rank after the catalog's and, being the system's, before the apps'.
 struct RegistryCompiler {
     typealias TypeID = TypeRegistry.TypeID
 
@@ -14,8 +16,14 @@ struct RegistryCompiler {
     var ancestors: [[TypeID]] = []
     var tagIndex: [TagClass: [(tag: String, candidates: [TypeID])]] = [:]
     var diagnostics: [RegistryDiagnostic] = []
+    /// Globs and magic for content typing, from the shared MIME database.
+    var contentTyping = ContentTypingInput()
 
-    init(declarations all: [TypeDeclaration], mimeAliases: MIMEAliases = .init()) {
+    /// Compiles declarations; with a shared MIME database, its types are merged in first
+    /// (``SharedMIMEImport``: they come after the given declarations, so they rank after them).
+    init(declarations given: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil) {
+        var all = given
+        if let mimeDatabase { (all, contentTyping) = SharedMIMEImport.merge(given, with: mimeDatabase) }
         // 1. One winner per identifier.
         var groups: [String: [TypeDeclaration]] = [:]
         var order: [String] = []

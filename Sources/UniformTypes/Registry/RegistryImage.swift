@@ -12,14 +12,18 @@ import Musl
 ///                     then a table of sections (offset, count)
 /// strings            UTF-8 bytes, referred to as (offset, length)
 /// types              one record of 24 words per type number
-/// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries, diagnostics
+/// pool               32-bit words: parents, sorted supertypes, tags, tag-index entries (tag, candidates,
+///                    best candidate conforming to public.data), diagnostics
 /// identifier table   open-addressing hash, slots of (hash, type number + 1)
 /// tag tables         one per tag class, slots of (hash, pool index of the tag's entry + 1)
 /// fingerprint        opaque bytes the writer was given (what the image was built from)
+/// closure rows       per type, up to seven supertypes in one 32-byte row
+/// app records        per registered app, the keys the handler chooser reads
+/// content typing     globs and magic from the shared MIME database (``ContentTypingTable``)
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 8
+    static let formatVersion: UInt32 = 10
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF
@@ -32,11 +36,14 @@ enum RegistryImageLayout {
         /// Per registered app, the Info.plist keys the handler chooser reads and which types it
         /// claims (``AppRecordTable``), so `openin` reads only the apps that matter.
         case appRecords
+        /// The shared MIME database's globs and magic by type number (``ContentTypingTable``),
+        /// read only when a file's type is asked for.
+        case contentTyping
 
         /// Bytes per counted element.
         var elementSize: Int {
             switch self {
-            case .strings, .fingerprint, .appRecords: 1
+            case .strings, .fingerprint, .appRecords, .contentTyping: 1
             case .identifierTable, .extensionTable, .mimeTable, .osTypeTable, .pasteboardTable: 8
             case .types: RegistryImageLayout.recordWords * 4
             case .closureRows: 32
@@ -137,10 +144,13 @@ struct RegistryImageWriter {
         var numbers: [String: Int] = [:]
         for (i, id) in compiled.identifiers.enumerated() { numbers[TypeIdentifierSyntax.normalized(id)] = i }
         let appRecords = AppRecordTable.encode(apps, typeCount: compiled.identifiers.count) { numbers[TypeIdentifierSyntax.normalized($0)] }
-        return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords)
+        let contentTyping = ContentTypingWriter.section(compiled.contentTyping) {
+            numbers[TypeIdentifierSyntax.normalized($0)]
+        }
+        return w.write(compiled, fingerprint: fingerprint, appRecords: appRecords, contentTyping: contentTyping)
     }
 
-    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8]) -> [UInt8] {
+    private mutating func write(_ c: RegistryCompiler, fingerprint: [UInt8], appRecords: [UInt8], contentTyping: [UInt8]) -> [UInt8] {
         var records: [UInt32] = []
         records.reserveCapacity(c.identifiers.count * Layout.recordWords)
         for (i, identifier) in c.identifiers.enumerated() {
@@ -181,12 +191,16 @@ struct RegistryImageWriter {
         }
         let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })
         var tagTables: [RegistryImageLayout.Section: [UInt32]] = [:]
+        // Each tag entry also names its best candidate that conforms to public.data (+ 1; 0: none),
+        // the default constraint of extension and MIME lookups, so those need no conformance test.
+        let data = c.identifiers.firstIndex { TypeIdentifierSyntax.normalized($0) == "public.data" }.map { TypeRegistry.TypeID($0) }
         for tagClass in TagClass.standard {
             var keys: [(String, UInt32)] = []
             for (tag, candidates) in c.tagIndex[tagClass] ?? [] {
                 let (o, l) = ref(tag)
                 keys.append((tag, UInt32(pool.count)))
-                pool += [o, l, UInt32(pool.count + 4), UInt32(candidates.count)]
+                let best = data.flatMap { d in candidates.first { $0 == d || c.ancestors[Int($0)].contains(d) } }
+                pool += [o, l, UInt32(pool.count + 5), UInt32(candidates.count), best.map { UInt32($0) + 1 } ?? 0]
                 pool += candidates.map { UInt32($0) }
             }
             tagTables[Layout.tagTable(tagClass)!] = table(keys)
@@ -229,6 +243,7 @@ struct RegistryImageWriter {
                 }
                 table.append((rowsOffset, UInt32(c.ancestors.count)))
             case .appRecords: out += appRecords; table.append((offset, UInt32(appRecords.count)))
+            case .contentTyping: out += contentTyping; table.append((offset, UInt32(contentTyping.count)))
             }
         }
         align()

@@ -34,17 +34,19 @@ public final class TypeRegistry: Sendable {
     public let publicData: TypeID?
 
     /// Compiles declarations (from the catalog and apps, in any order) into a registry.
-    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8] = [],
-                            apps: [AppRecordInput] = []) {
-        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+    /// With a shared MIME database, its types are declared too and its globs and magic kept for
+    /// content typing (``SharedMIMEImport``).
+    public convenience init(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil,
+                            fingerprint: [UInt8] = [], apps: [AppRecordInput] = []) {
+        let bytes = RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases, mimeDatabase: mimeDatabase),
                                               fingerprint: fingerprint, apps: apps)
         try! self.init(image: RegistryImageStorage(copying: bytes))
     }
 
     /// The image bytes of a registry built from `declarations`, for writing to a registry file.
-    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), fingerprint: [UInt8],
-                                     apps: [AppRecordInput] = []) -> [UInt8] {
-        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases),
+    public static func compiledImage(declarations: [TypeDeclaration], mimeAliases: MIMEAliases = .init(), mimeDatabase: SharedMIMEDatabase? = nil,
+                                     fingerprint: [UInt8], apps: [AppRecordInput] = []) -> [UInt8] {
+        RegistryImageWriter.image(of: RegistryCompiler(declarations: declarations, mimeAliases: mimeAliases, mimeDatabase: mimeDatabase),
                                   fingerprint: fingerprint, apps: apps)
     }
 
@@ -67,7 +69,7 @@ public final class TypeRegistry: Sendable {
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard size >= Layout.headerSize else { throw .truncated(size) }
         guard (0..<8).allSatisfy({ image.base.load(fromByteOffset: $0, as: UInt8.self) == Layout.magic[$0] }) else { throw .notARegistry }
-        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.appRecords.rawValue + 1 else {
+        guard u32(8) == Layout.formatVersion, u32(140) == Layout.recordWords, u32(144) == Layout.Section.allCases.count else {
             throw .otherVersion(UInt32(u32(8)))
         }
         let total = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -166,6 +168,13 @@ public final class TypeRegistry: Sendable {
     var appRecordsBuffer: UnsafeRawBufferPointer {
         let f = section(.appRecords)
         return UnsafeRawBufferPointer(start: base + f.offset, count: f.count)
+    }
+
+    /// The content-typing section (globs and magic), when the registry was built with a shared
+    /// MIME database.
+    var contentTyping: ContentTypingTable? {
+        let f = section(.contentTyping)
+        return ContentTypingTable(UnsafeRawBufferPointer(start: base + f.offset, count: f.count))
     }
 
     /// The number of `identifier` (compared ignoring ASCII case), if the registry knows it.
@@ -341,6 +350,10 @@ public final class TypeRegistry: Sendable {
                     hash = (hash ^ UInt32(b)) &* 16_777_619
                 }
                 guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, table) else { return .some(nil) }
+                if constraint != nil, constraint == publicData {
+                    let best = pool(entry + 4)
+                    return .some(best > 0 && best <= typeCount ? TypeID(best - 1) : nil)
+                }
                 let start = pool(entry + 2)
                 for i in 0..<count(pool(entry + 3)) {
                     guard let candidate = poolType(start + i) else { continue }
@@ -354,21 +367,42 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The pool index of the tag-index entry for a normalised tag and its hash.
+    ///
+    /// Slots are read straight from the table: opening the image checked that the whole section
+    /// lies in the file, and the index is masked to its capacity. Pool words are checked against
+    /// the pool's size (the hot path of every extension and MIME lookup).
+    @inline(__always)
     private func tagEntry(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ s: Layout.Section) -> Int? {
-        let capacity = section(s).count
+        let (offset, capacity) = section(s)
         let mask = capacity - 1
+        let table = base + offset
         var index = Int(hash) & mask
         for _ in 0..<capacity {
-            let (slotHash, v) = slot(s, index)
+            let pair = UInt64(littleEndian: table.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self))
+            let v = Int(UInt32(truncatingIfNeeded: pair >> 32))
             if v == 0 { return nil }
-            if slotHash == hash {
+            if UInt32(truncatingIfNeeded: pair) == hash {
                 let entry = v - 1
-                let stored = bytes(offset: pool(entry), length: pool(entry + 1))
-                if stored.count == key.count, key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0 { return entry }
+                guard entry >= 0, entry < poolCount - 1 else { return nil }
+                let words = (base + poolOffset + 4 * entry)
+                let stored = bytes(offset: Int(UInt32(littleEndian: words.loadUnaligned(as: UInt32.self))),
+                                   length: Int(UInt32(littleEndian: words.loadUnaligned(fromByteOffset: 4, as: UInt32.self))))
+                // Tags are short: a byte loop beats a call to memcmp (15% of an extension lookup).
+                if stored.count == key.count, Self.equal(stored, key) { return entry }
             }
             index = (index + 1) & mask
         }
         return nil
+    }
+
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// What was wrong in the declarations: cycles, self-conformance, undeclared parents, conflicts.
@@ -387,7 +421,7 @@ public final class TypeRegistry: Sendable {
 
 /// The image's sections, one stored pair per section.
 struct SectionTable: Sendable {
-    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows, appRecords: (offset: Int, count: Int)
+    let strings, types, pool, identifierTable, extensionTable, mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint, closureRows, appRecords, contentTyping: (offset: Int, count: Int)
 
     /// Unpacks the sections in `RegistryImageLayout.Section` order from `read(index)`.
     init(_ read: (Int) -> (offset: Int, count: Int)) {
@@ -395,6 +429,7 @@ struct SectionTable: Sendable {
         (mimeTable, osTypeTable, pasteboardTable, diagnostics, fingerprint) = (read(5), read(6), read(7), read(8), read(9))
         closureRows = read(10)
         appRecords = read(11)
+        contentTyping = read(12)
     }
 
     @inline(__always)
@@ -412,6 +447,7 @@ struct SectionTable: Sendable {
         case .fingerprint: fingerprint
         case .closureRows: closureRows
         case .appRecords: appRecords
+        case .contentTyping: contentTyping
         }
     }
 }

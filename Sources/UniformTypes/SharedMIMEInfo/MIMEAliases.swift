@@ -1,8 +1,10 @@
 import SystemCalls
 import PropertyLists
 
-/// MIME type aliases from the freedesktop.org shared MIME database (`mime/aliases` under each
-/// `XDG_DATA_DIRS` folder, as `update-mime-database` writes it): one `alias canonical` pair a line.
+/// MIME type aliases from the freedesktop.org shared MIME database (`mime/aliases` in each of its
+/// folders, as `update-mime-database` writes it): one `alias canonical` pair a line. The package
+/// files' own `<alias>` elements are read with the rest of the database (``SharedMIMEImport``);
+/// this file still covers a machine whose packages were removed after compiling.
 ///
 /// The registry uses them so that a MIME type resolves to the same type as its alias when the
 /// catalog or an app lists only one of the two (`application/x-java-archive` finds the Java archive
@@ -15,24 +17,10 @@ public struct MIMEAliases: Sendable {
     /// Creates a set of pairs.
     public init(pairs: [(alias: String, canonical: String)] = []) { self.pairs = pairs }
 
-    /// The alias files present: `mime/aliases` under each folder of `XDG_DATA_DIRS`
-    /// (default `/usr/local/share:/usr/share`), most important first.
-    public static func files() -> [String] {
-        let dirs = Environment.value("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        // Split by hand: every query runs this, and `split` would create an array of substrings,
-        // one more type to instantiate at run time.
-        var files: [String] = []
-        var start = dirs.startIndex
-        while start <= dirs.endIndex {
-            let end = dirs[start...].firstIndex(of: ":") ?? dirs.endIndex
-            if start < end {
-                let file = String(dirs[start..<end]) + "/mime/aliases"
-                if FileSystem.status(file) != nil { files.append(file) }
-            }
-            if end == dirs.endIndex { break }
-            start = dirs.index(after: end)
-        }
-        return files
+    /// The alias files present: `aliases` in each of the shared MIME database's `mime` folders
+    /// (``SharedMIMEDatabase/mimeDirectories()`` unless given), most important first.
+    public static func files(in mimeDirectories: [String]? = nil) -> [String] {
+        (mimeDirectories ?? SharedMIMEDatabase.mimeDirectories()).map { $0 + "/aliases" }.filter { FileSystem.status($0) != nil }
     }
 
     /// Reads alias files; unreadable files and malformed lines are skipped (the database is an
