@@ -26,7 +26,9 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "AppRegistry", targets: ["AppRegistry"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "Receiver", targets: ["Receiver"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
@@ -187,6 +189,10 @@ let package = Package(
             name: "ReceiverTests",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "ToolsTests",
+            dependencies: ["TestHelpers"]
         ),
         .testTarget(
             name: "HandlersTests",

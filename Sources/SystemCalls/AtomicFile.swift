@@ -28,6 +28,32 @@ package enum AtomicFile {
     }
 }
 
+extension AtomicFile {
+    /// Replaces the file at `path` with `bytes` only if it still exists, atomically: a reader sees
+    /// the old contents or the new, and a file someone removed meanwhile is not brought back (a
+    /// consumer that took it is never given a second copy). Returns whether it was replaced.
+    /// The exchange is `renameat2(RENAME_EXCHANGE)`; the old contents go with the temporary name.
+    @discardableResult
+    package static func replaceIfPresent(_ bytes: [UInt8], at path: String, permissions: UInt32 = 0o644) throws(SystemCallError) -> Bool {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
+        let directory = try OwnedDescriptor.openFolder(folder, followLinks: true)
+        let temporary = try TemporaryFile(in: directory, prefix: "." + String(decoding: name, as: UTF8.self) + ".tmp-")
+        defer { try? directory.remove(temporary.name) }
+        try temporary.file.writeAll(bytes)
+        try temporary.file.setPermissions(permissions)
+        try temporary.file.sync()
+        do {
+            try directory.exchange(temporary.name, with: directory, name)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return false
+        }
+        try directory.sync()
+        return true
+    }
+}
+
 /// A new, uniquely named file in a folder, open for writing (created `O_EXCL`, so two processes
 /// never share one). The caller renames it into place or removes it.
 package struct TemporaryFile {

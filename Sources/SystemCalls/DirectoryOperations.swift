@@ -38,6 +38,17 @@ extension OwnedDescriptor {
         }
     }
 
+    /// Swaps `name` here and `newName` in `folder` atomically: each name then holds what the other
+    /// held. Fails with `ENOENT` when either name is gone. The corresponding call is
+    /// `renameat2(RENAME_EXCHANGE)`.
+    package func exchange(_ name: [UInt8], with folder: OwnedDescriptor, _ newName: [UInt8]) throws(SystemCallError) {
+        _ = try withCString(name) { (old) throws(SystemCallError) -> Int32 in
+            try withCString(newName) { (new) throws(SystemCallError) -> Int32 in
+                try invoke(.renameat2, path: child(name)) { di_rename_exchange(raw, old, folder.raw, new) }
+            }
+        }
+    }
+
     /// Renames `name` here to `newName` in `folder`, replacing what is there. The corresponding C
     /// function is `renameat`.
     package func renameReplacing(_ name: [UInt8], to folder: OwnedDescriptor, as newName: [UInt8]) throws(SystemCallError) {

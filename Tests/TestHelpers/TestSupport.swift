@@ -56,10 +56,13 @@ public enum TestSupport {
 
     /// Runs a program to completion and captures its output.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Run {
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -23,6 +23,15 @@
 /// open(2)'s O_NOATIME: reading does not update the access time (the file's owner only).
 static const int di_o_noatime = O_NOATIME;
 
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/// renameat2(2) with RENAME_EXCHANGE: swaps the two names atomically; ENOENT when either is gone.
+static inline int di_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_EXCHANGE);
+}
+
 /// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing the target.
 static inline int di_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
     return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);

@@ -84,6 +84,7 @@ public struct Delivery: Sendable {
             request.identity = staged.identity
             request.state = .arriving
             requestPath = try request.write(into: container.openRequests, clock: clock)
+            FaultInjection.checkpoint("request-written")
             do {
                 request.documentPath = try staged.place(into: container.inbox)
             } catch {
@@ -91,8 +92,11 @@ public struct Delivery: Sendable {
                 try? FileSystem.remove(requestPath)
                 throw error
             }
+            FaultInjection.checkpoint("placed")
             request.state = .delivered
-            try request.replace(at: requestPath)
+            // A receiver may have consumed the request already (matched by identity); then it
+            // stays consumed.
+            try request.update(at: requestPath)
         }
         var launched: [String]?
         if launch, let command = app.launchCommand {

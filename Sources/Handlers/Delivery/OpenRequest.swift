@@ -108,12 +108,24 @@ public struct OpenRequest: Sendable, Equatable {
         return path
     }
 
-    /// Replaces the request file at `path` with this request (atomically: a reader sees the old
-    /// request or the new one).
-    public func replace(at path: String) throws(HandlerError) {
-        let bytes: [UInt8]
-        do { bytes = try XMLPropertyListWriter().write(propertyList) } catch { throw .unreadableFile(path: path, reason: "\(error)") }
+    /// Writes the request file at `path` (atomically).
+    func replace(at path: String) throws(HandlerError) {
+        let bytes = try bytes(for: path)
         do { try AtomicFile.write(bytes, to: path) } catch { throw .system(error) }
+    }
+
+    /// Replaces the request file at `path` with this request if it is still there (atomically:
+    /// a reader sees the old request or the new one). A receiver that already consumed it (it
+    /// matched the document by identity and recorded it) is not given it back.
+    /// - Returns: whether it was still there.
+    @discardableResult
+    public func update(at path: String) throws(HandlerError) -> Bool {
+        let bytes = try bytes(for: path)
+        do { return try AtomicFile.replaceIfPresent(bytes, at: path) } catch { throw .system(error) }
+    }
+
+    private func bytes(for path: String) throws(HandlerError) -> [UInt8] {
+        do { return try XMLPropertyListWriter().write(propertyList) } catch { throw .unreadableFile(path: path, reason: "\(error)") }
     }
 
     /// Reads the request file at `path`.

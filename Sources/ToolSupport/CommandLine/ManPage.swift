@@ -42,9 +42,20 @@ public enum ManPage {
         return out
     }
 
-    /// Backslashes doubled, leading dots and quotes protected, hyphens as minus signs in options.
+    /// Backslashes doubled, leading dots and quotes protected, hyphens as minus signs in options,
+    /// characters beyond ASCII as groff's `\[uXXXX]` (troff reads bytes, not UTF-8).
     static func escape(_ text: String) -> String {
-        var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\e"
+            case "-": out += "\\-"
+            case _ where scalar.isASCII: out.unicodeScalars.append(scalar)
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
     }
