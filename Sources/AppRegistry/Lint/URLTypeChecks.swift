@@ -8,13 +8,16 @@ struct URLTypeChecks {
     let otherApps: [AppBundle]
 
     /// iOS 15 and later read only the first 50 entries of `LSApplicationQueriesSchemes`.
-    static let queriedSchemesLimit = 50
+    static let queriedSchemesLimit = AppBundle.queriedSchemesLimit
 
     func check(_ value: PropertyList, app: AppBundle, into out: inout LintCollector) {
         var seen: [String: PropertyListPath] = [:]
         for type in app.urlTypes {
             if let role = type.unknownRole {
                 out.add(.role, .error, "CFBundleTypeRole \"\(role)\" is not Editor, Viewer, Shell, QLGenerator or None; URLs of this type are never opened here",
+                        type.keyPath.appending("CFBundleTypeRole"))
+            } else if !type.opensURLs {
+                out.add(.role, .warning, "CFBundleTypeRole \(type.role.rawValue) declares these schemes without handling them; URLs of this type are never opened here (use Editor, Viewer or Shell)",
                         type.keyPath.appending("CFBundleTypeRole"))
             }
             if type.schemes.isEmpty { out.add(.urlScheme, .warning, "a URL type without CFBundleURLSchemes claims nothing", type.keyPath) }
@@ -28,7 +31,7 @@ struct URLTypeChecks {
                 if let first = seen[normalized] { out.add(.urlScheme, .warning, "the scheme \(scheme) is claimed again (first at \(first))", path) }
                 else { seen[normalized] = path }
                 let rivals = otherApps.filter { $0.bundleIdentifier != app.bundleIdentifier && $0.urlSchemes.contains(normalized) }.map(\.bundleIdentifier)
-                if !rivals.isEmpty {
+                if !rivals.isEmpty && type.opensURLs {
                     out.add(.contestedScheme, .warning, "the scheme \(scheme) is also claimed by \(rivals.joined(separator: ", ")); which app opens it is decided by the user's default, then the documented order (docs/url-schemes.md), not by this file", path)
                 }
                 if let owner = otherApps.first(where: { $0.bundleIdentifier != app.bundleIdentifier && $0.bundleIdentifier.lowercased() == normalized }) {
