@@ -27,10 +27,13 @@ let package = Package(
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "URLSchemes", targets: ["URLSchemes"]),
+        .library(name: "AppInterchange", targets: ["AppInterchange"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "openurl", targets: ["openurl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -90,6 +93,20 @@ let package = Package(
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
+        // URLs and their schemes: RFC 3986 parsing, x-callback-url, base64url payloads, who handles
+        // a scheme (the registry's index, the user's defaults, a documented order), canOpenURL,
+        // opening (an open request and the launch command), the desktop's side.
+        .target(
+            name: "URLSchemes",
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls",
+                           .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+        ),
+        // The app's side of interchange, as a library an app links: who it is, the requests that
+        // reach it (URLs and documents) and what it can send.
+        .target(
+            name: "AppInterchange",
+            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls"]
+        ),
         .target(
             name: "Receiver",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
@@ -118,6 +135,12 @@ let package = Package(
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "openurl",
+            dependencies: ["URLSchemes", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
