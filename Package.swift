@@ -155,6 +155,18 @@ let package = Package(
             ],
             linkerSettings: staticExecutable
         ),
+        // The seed's story as real programs on the app-side library (Samples/Apps/Person*.app run them).
+        .executableTarget(
+            name: "PersonEditor",
+            dependencies: ["AppInterchange", "URLSchemes", "AppRegistry", "PropertyLists",
+                           .product(name: "SystemPackage", package: "swift-system")],
+            path: "Samples/Programs/PersonEditor"
+        ),
+        .executableTarget(
+            name: "PersonViewer",
+            dependencies: ["AppInterchange", "URLSchemes", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Samples/Programs/PersonViewer"
+        ),
         .target(
             name: "BenchmarkSupport",
             path: "Benchmarks/BenchmarkSupport"

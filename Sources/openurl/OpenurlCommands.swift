@@ -64,9 +64,11 @@ struct OpenurlCommands {
 
     func annotation() throws(Failure) -> PropertyList? {
         guard let text = command.value("--annotation") else { return nil }
+        var options = PropertyListReadOptions()
+        options.readsJSON = true
         do {
-            if text.hasPrefix("@") { return try PropertyListReader.read(contentsOf: .init(String(text.dropFirst()))).value }
-            return try PropertyListReader.read(Array(text.utf8)).value
+            if text.hasPrefix("@") { return try PropertyListReader.read(contentsOf: .init(String(text.dropFirst())), options: options).value }
+            return try PropertyListReader.read(Array(text.utf8), options: options).value
         } catch {
             throw Failure(message: "--annotation: \(error)")
         }
