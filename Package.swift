@@ -119,7 +119,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "uti",
-            dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport"],
+            dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport", "URLSchemes"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

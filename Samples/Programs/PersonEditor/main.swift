@@ -19,7 +19,6 @@ let identifier = "com.example.person-editor"
 let stored = "Person from Viewer.person"
 
 func log(_ app: InterchangeApp, _ line: String) {
-    print(line)
     let path = FilePath(app.container.library + "/launch.log")
     guard let fd = try? FileDescriptor.open(path, .writeOnly, options: [.append, .create], permissions: [.ownerReadWrite, .groupRead, .otherRead]) else { return }
     _ = try? fd.closeAfter { try fd.writeAll(Array((line + "\n").utf8)) }

@@ -17,9 +17,8 @@ import Glibc
 let identifier = "com.example.person-viewer"
 
 /// Appends a line to the app's `Library/launch.log` (what the story's steps did, for the tests and
-/// scripts/run-samples to read).
+/// scripts/run-samples to read; a launched app has no terminal of its own).
 func log(_ app: InterchangeApp, _ line: String) {
-    print(line)
     let path = FilePath(app.container.library + "/launch.log")
     guard let fd = try? FileDescriptor.open(path, .writeOnly, options: [.append, .create], permissions: [.ownerReadWrite, .groupRead, .otherRead]) else { return }
     _ = try? fd.closeAfter { try fd.writeAll(Array((line + "\n").utf8)) }
