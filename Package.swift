@@ -224,6 +224,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "URLSchemesTests",
+            dependencies: ["URLSchemes", "AppInterchange", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"]
+        ),
+        .testTarget(
             name: "HandlersTests",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
