@@ -31,7 +31,7 @@ struct URLTypeChecks {
                 if let first = seen[normalized] { out.add(.urlScheme, .warning, "the scheme \(scheme) is claimed again (first at \(first))", path) }
                 else { seen[normalized] = path }
                 let rivals = otherApps.filter { $0.bundleIdentifier != app.bundleIdentifier && $0.urlSchemes.contains(normalized) }.map(\.bundleIdentifier)
-                if !rivals.isEmpty && type.opensURLs {
+                if !rivals.isEmpty {
                     out.add(.contestedScheme, .warning, "the scheme \(scheme) is also claimed by \(rivals.joined(separator: ", ")); which app opens it is decided by the user's default, then the documented order (docs/url-schemes.md), not by this file", path)
                 }
                 if let owner = otherApps.first(where: { $0.bundleIdentifier != app.bundleIdentifier && $0.bundleIdentifier.lowercased() == normalized }) {
