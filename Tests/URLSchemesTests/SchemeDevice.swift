@@ -20,6 +20,7 @@ struct SchemeDevice {
         var urlTypes: [(schemes: [String], role: String?)] = []
         var queries: [String] = []
         var launch: [String]? = nil
+        var documentTypes: [String] = []
     }
 
     init(_ apps: [App]) throws {
@@ -41,6 +42,10 @@ struct SchemeDevice {
             })
         }
         if !app.queries.isEmpty { info["LSApplicationQueriesSchemes"] = .array(app.queries.map { .string($0) }) }
+        if !app.documentTypes.isEmpty {
+            info["CFBundleDocumentTypes"] = .array([.dictionary(["CFBundleTypeName": .string("Documents"), "CFBundleTypeRole": .string("Editor"),
+                                                                 "LSItemContentTypes": .array(app.documentTypes.map { .string($0) })])])
+        }
         if let launch = app.launch { info[LaunchCommand.key] = .array(launch.map { .string($0) }) }
         let bundle = folder.appendingPathComponent("bundles/\(app.identifier).app")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
