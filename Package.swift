@@ -197,6 +197,11 @@ let package = Package(
             path: "Benchmarks/HandlerBenchmarks"
         ),
         .executableTarget(
+            name: "URLSchemeBenchmarks",
+            dependencies: ["AppRegistry", "URLSchemes", "UniformTypes", "PropertyLists", "BenchmarkSupport"],
+            path: "Benchmarks/URLSchemeBenchmarks"
+        ),
+        .executableTarget(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
