@@ -116,22 +116,23 @@ public struct OpenRequest: Sendable, Equatable {
     /// The last component of ``documentPath``: the document's name in the Inbox.
     public var documentName: String { String(documentPath.split(separator: "/").last ?? "") }
 
-    /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed).
+    /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed;
+    /// with `durable` false, atomically only).
     /// - Returns: the file's path.
-    public func write(into folder: String, clock: Clock = .system) throws(HandlerError) -> String {
+    public func write(into folder: String, clock: Clock = .system, durable: Bool = true) throws(HandlerError) -> String {
         var generator = SystemRandomNumberGenerator()
         let name = "\(Int64(clock.now() * 1e9))-\(CurrentProcess.id)-\(String(generator.next(), radix: 16)).plist"
         let path = folder + "/" + name
-        try replace(at: path)
+        try replace(at: path, durable: durable)
         return path
     }
 
     /// Replaces the request file at `path` with this request (atomically: a reader sees the old
     /// request or the new one).
-    public func replace(at path: String) throws(HandlerError) {
+    public func replace(at path: String, durable: Bool = true) throws(HandlerError) {
         let bytes: [UInt8]
         do { bytes = try XMLPropertyListWriter().write(propertyList) } catch { throw .unreadableFile(path: path, reason: "\(error)") }
-        do { try AtomicFile.write(bytes, to: path) } catch { throw .system(error) }
+        do { try AtomicFile.write(bytes, to: path, durable: durable) } catch { throw .system(error) }
     }
 
     /// Reads the request file at `path`.
