@@ -167,6 +167,9 @@ let package = Package(
             dependencies: ["AppInterchange", "URLSchemes", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")],
             path: "Samples/Programs/PersonViewer"
         ),
+        // Runnable clients of the app-side library (Examples/README.md).
+        .executableTarget(name: "OpenURLExample", dependencies: ["AppInterchange"], path: "Examples/OpenURL"),
+        .executableTarget(name: "ListenExample", dependencies: ["AppInterchange"], path: "Examples/Listen"),
         .target(
             name: "BenchmarkSupport",
             path: "Benchmarks/BenchmarkSupport"
