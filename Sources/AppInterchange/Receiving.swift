@@ -54,7 +54,7 @@ extension InterchangeApp {
         return IncomingURL(url: url, sourceApplication: request.sourceApplication, annotation: request.annotation, time: request.time)
     }
 
-    /// One pass of the app's receiver (``Receiver/DeviceReceiver``, as `inboxd` runs it): every
+    /// One pass of the app's receiver (`DeviceReceiver`, as `inboxd` runs it): every
     /// complete document in the Inbox moved into `Documents/`, durably, judged by the app's
     /// declared types; the documents stored, with their sender and annotation.
     /// - Parameter senders: whose documents are accepted (empty: everyone).

@@ -29,7 +29,7 @@ extension InterchangeApp {
     }
 
     /// The prepared `canOpenURL` question for repeated checks in one process
-    /// (``URLSchemes/CanOpenQuestion``: well under a microsecond each).
+    /// (`CanOpenQuestion`: well under a microsecond each).
     public func canOpenQuestion() throws(InterchangeError) -> CanOpenQuestion {
         try schemeDirectory().question(from: bundle)
     }
