@@ -41,7 +41,7 @@ extension InterchangeApp {
     public func open(_ url: String, annotation: PropertyList? = nil) throws(InterchangeError) -> URLOpener.Outcome {
         let parsed: SchemeURL
         do { parsed = try SchemeURL(url) } catch { throw .url(error) }
-        return try open(parsed, annotation: annotation)
+        return try self.open(parsed, annotation: annotation)
     }
 
     /// Opens a parsed URL (see ``open(_:annotation:)-(String,_)``).
@@ -57,7 +57,7 @@ extension InterchangeApp {
     @discardableResult
     public func reply(to request: XCallbackRequest, with reply: XCallbackReply) throws(InterchangeError) -> SchemeURL? {
         guard let answer = request.answer(reply) else { return nil }
-        try open(answer)
+        try self.open(answer)
         return answer
     }
 

@@ -26,7 +26,7 @@ public enum DesktopHandoff {
     /// - Returns: the command run.
     /// - Throws: ``URLSchemeError/handoffLoop(scheme:)`` when this process was started by a handoff,
     ///   ``URLSchemeError/noDesktopHandler(scheme:lookedFor:)``, ``URLSchemeError/desktopFailed(command:status:)``.
-    public static func open(_ url: SchemeURL) throws(URLSchemeError) -> [String] {
+    public static func handOver(_ url: SchemeURL) throws(URLSchemeError) -> [String] {
         if Environment.value(loopMarker) != nil { throw .handoffLoop(scheme: url.normalizedScheme) }
         guard let command = command(for: url) else {
             throw .noDesktopHandler(scheme: url.normalizedScheme, lookedFor: programs.map { $0.joined(separator: " ") })

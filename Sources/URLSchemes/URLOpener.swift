@@ -50,7 +50,7 @@ public struct URLOpener: Sendable {
             return try deliver(url, to: handler.app)
         }
         guard desktopHandoff else { throw .noHandler(scheme: url.normalizedScheme) }
-        return .handedToDesktop(command: try DesktopHandoff.open(url))
+        return .handedToDesktop(command: try DesktopHandoff.handOver(url))
     }
 
     /// Opens `url` with `app`, which must handle its scheme.

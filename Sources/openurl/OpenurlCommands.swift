@@ -49,7 +49,7 @@ struct OpenurlCommands {
         let url: SchemeURL
         do { url = try SchemeURL(text) } catch { throw Failure(message: "\(error)") }
         if command.flag("--can") { return try can(url) }
-        return try open(url)
+        return try openURL(url)
     }
 
     /// The operand, or standard input for `-` (line breaks at the end removed).
@@ -78,7 +78,7 @@ struct OpenurlCommands {
         url.utf8.count > 100 ? String(decoding: url.utf8.prefix(80), as: UTF8.self) + "… (\(url.utf8.count) bytes)" : url
     }
 
-    func open(_ url: SchemeURL) throws(Failure) -> Int32 {
+    func openURL(_ url: SchemeURL) throws(Failure) -> Int32 {
         var opener = URLOpener(root: root, directory: try directory(), sourceApplication: command.value("--from") ?? URLOpener.defaultSourceApplication,
                                annotation: try annotation())
         opener.launch = !command.flag("--no-launch")
