@@ -29,10 +29,13 @@ let package = Package(
         .library(name: "AppRegistry", targets: ["AppRegistry"]),
         .library(name: "Handlers", targets: ["Handlers"]),
         .library(name: "Receiver", targets: ["Receiver"]),
+        .library(name: "URLSchemes", targets: ["URLSchemes"]),
+        .library(name: "AppInterchange", targets: ["AppInterchange"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "openurl", targets: ["openurl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -92,6 +95,20 @@ let package = Package(
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
+        // URLs and their schemes: RFC 3986 parsing, x-callback-url, base64url payloads, who handles
+        // a scheme (the registry's index, the user's defaults, a documented order), canOpenURL,
+        // opening (an open request and the launch command), the desktop's side.
+        .target(
+            name: "URLSchemes",
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls",
+                           .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+        ),
+        // The app's side of interchange, as a library an app links: who it is, the requests that
+        // reach it (URLs and documents) and what it can send.
+        .target(
+            name: "AppInterchange",
+            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls"]
+        ),
         .target(
             name: "Receiver",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
@@ -104,7 +121,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "uti",
-            dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport"],
+            dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport", "URLSchemes"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
@@ -124,6 +141,12 @@ let package = Package(
             linkerSettings: staticExecutable
         ),
         .executableTarget(
+            name: "openurl",
+            dependencies: ["URLSchemes", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
             name: "plutil",
             dependencies: [
                 "PropertyLists",
@@ -134,6 +157,21 @@ let package = Package(
             ],
             linkerSettings: staticExecutable
         ),
+        // The seed's story as real programs on the app-side library (Samples/Apps/Person*.app run them).
+        .executableTarget(
+            name: "PersonEditor",
+            dependencies: ["AppInterchange", "URLSchemes", "AppRegistry", "PropertyLists",
+                           .product(name: "SystemPackage", package: "swift-system")],
+            path: "Samples/Programs/PersonEditor"
+        ),
+        .executableTarget(
+            name: "PersonViewer",
+            dependencies: ["AppInterchange", "URLSchemes", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Samples/Programs/PersonViewer"
+        ),
+        // Runnable clients of the app-side library (Examples/README.md).
+        .executableTarget(name: "OpenURLExample", dependencies: ["AppInterchange"], path: "Examples/OpenURL"),
+        .executableTarget(name: "ListenExample", dependencies: ["AppInterchange"], path: "Examples/Listen"),
         .target(
             name: "BenchmarkSupport",
             path: "Benchmarks/BenchmarkSupport"
@@ -162,6 +200,11 @@ let package = Package(
             name: "HandlerBenchmarks",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/HandlerBenchmarks"
+        ),
+        .executableTarget(
+            name: "URLSchemeBenchmarks",
+            dependencies: ["AppRegistry", "URLSchemes", "UniformTypes", "PropertyLists", "BenchmarkSupport"],
+            path: "Benchmarks/URLSchemeBenchmarks"
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",
@@ -193,6 +236,10 @@ let package = Package(
         .testTarget(
             name: "ToolsTests",
             dependencies: ["TestHelpers"]
+        ),
+        .testTarget(
+            name: "URLSchemesTests",
+            dependencies: ["URLSchemes", "AppInterchange", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"]
         ),
         .testTarget(
             name: "HandlersTests",

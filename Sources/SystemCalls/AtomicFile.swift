@@ -9,7 +9,10 @@ import Musl
 package enum AtomicFile {
     /// Writes `bytes` to `path`: a unique temporary file in the same folder, written, flushed,
     /// renamed over `path`, then the folder flushed (so the new name survives a power loss).
-    package static func write(_ bytes: [UInt8], to path: String, permissions: UInt32 = 0o644) throws(SystemCallError) {
+    /// With `durable` false nothing is flushed: still atomic for readers, but a power loss may
+    /// lose the file (for messages that are worthless after a crash, and where `fsync` would be
+    /// most of the cost).
+    package static func write(_ bytes: [UInt8], to path: String, permissions: UInt32 = 0o644, durable: Bool = true) throws(SystemCallError) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -18,13 +21,13 @@ package enum AtomicFile {
         do {
             try temporary.file.writeAll(bytes)
             try temporary.file.setPermissions(permissions)
-            try temporary.file.sync()
+            if durable { try temporary.file.sync() }
             try directory.renameReplacing(temporary.name, to: directory, as: Array(name.utf8))
         } catch {
             try? directory.remove(temporary.name)
             throw error
         }
-        try directory.sync()
+        if durable { try directory.sync() }
     }
 }
 

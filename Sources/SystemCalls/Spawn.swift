@@ -9,7 +9,7 @@ import Musl
 /// Starting other programs: never through a shell, so no argument is ever interpreted.
 package enum Spawn {
     /// Starts `arguments` (the program, found on `PATH` when it has no `/`), with `environment`
-    /// added to ours, and does not wait for it. The corresponding C function is `posix_spawnp`.
+    /// (`NAME=VALUE` entries) added to ours, replacing ours of the same name, and does not wait for it. The corresponding C function is `posix_spawnp`.
     /// - Returns: the child's process id.
     @discardableResult
     package static func detached(_ arguments: [String], adding environment: [String] = [],
@@ -26,7 +26,11 @@ package enum Spawn {
         // Its own process group: a Ctrl-C meant for us does not reach the app we started.
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = (Environment.all() + environment).map { strdup($0) } + [nil]
+        // An added variable replaces ours of the same name: getenv returns the first entry, so a
+        // launched app that launches another would otherwise pass on its own request and identity.
+        let replaced = Set(environment.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 })
+        let inherited = Environment.all().filter { !replaced.contains($0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0) }
+        let envp = (inherited + environment).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)

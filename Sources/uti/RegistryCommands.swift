@@ -26,7 +26,9 @@ extension UtiCommands {
                 if !quiet { Output.line("registered \(name)") }
             } catch { throw Failure(message: "\(path): \(error)") }
         }
-        return try rebuild()
+        let status = try rebuild()
+        syncDesktopEntries()
+        return status
     }
 
     func unregister() throws(Failure) -> Int32 {
@@ -34,7 +36,9 @@ extension UtiCommands {
         for name in operands {
             do { try Registration.unregister(name, on: root) } catch { throw Failure(message: "\(error)") }
         }
-        return try rebuild()
+        let status = try rebuild()
+        syncDesktopEntries()
+        return status
     }
 
     func rebuild() throws(Failure) -> Int32 {

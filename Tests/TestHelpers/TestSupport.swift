@@ -28,6 +28,8 @@ public enum TestSupport {
     public static var openin: String { productsDirectory.appendingPathComponent("openin").path }
     /// The built `inboxd`.
     public static var inboxd: String { productsDirectory.appendingPathComponent("inboxd").path }
+    /// The built `openurl`.
+    public static var openurl: String { productsDirectory.appendingPathComponent("openurl").path }
 
     /// Calls `body` with `bytes` as a NUL-terminated C string (names that need not be UTF-8).
     public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
@@ -97,6 +99,14 @@ public enum TestSupport {
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Samples"), to: root)
         try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
         for generated in ["Containers", "Preferences"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(generated)) }
+        // The sample programs, put into their bundles as scripts/install-samples does.
+        for (program, name) in [("PersonEditor", "person-editor"), ("PersonViewer", "person-viewer")] {
+            let bin = root.appendingPathComponent("Apps/\(program).app/bin")
+            try? FileManager.default.removeItem(at: bin)
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(name).path,
+                                                       withDestinationPath: productsDirectory.appendingPathComponent(program).path)
+        }
         return root
     }
 

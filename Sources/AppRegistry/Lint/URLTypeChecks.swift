@@ -8,13 +8,16 @@ struct URLTypeChecks {
     let otherApps: [AppBundle]
 
     /// iOS 15 and later read only the first 50 entries of `LSApplicationQueriesSchemes`.
-    static let queriedSchemesLimit = 50
+    static let queriedSchemesLimit = AppBundle.queriedSchemesLimit
 
     func check(_ value: PropertyList, app: AppBundle, into out: inout LintCollector) {
         var seen: [String: PropertyListPath] = [:]
         for type in app.urlTypes {
             if let role = type.unknownRole {
                 out.add(.role, .error, "CFBundleTypeRole \"\(role)\" is not Editor, Viewer, Shell, QLGenerator or None; URLs of this type are never opened here",
+                        type.keyPath.appending("CFBundleTypeRole"))
+            } else if !type.opensURLs {
+                out.add(.role, .warning, "CFBundleTypeRole \(type.role.rawValue) declares these schemes without handling them; URLs of this type are never opened here (use Editor, Viewer or Shell)",
                         type.keyPath.appending("CFBundleTypeRole"))
             }
             if type.schemes.isEmpty { out.add(.urlScheme, .warning, "a URL type without CFBundleURLSchemes claims nothing", type.keyPath) }

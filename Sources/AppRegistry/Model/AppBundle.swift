@@ -36,9 +36,29 @@ public struct AppBundle: Sendable, Hashable {
     /// Its Info.plist.
     public var infoPlistPath: String
 
-    /// The URL schemes it handles (``URLType``s whose role is known), normalized, in order.
+    /// The URL schemes it handles (``URLType``s that open URLs: ``URLType/opensURLs``), valid
+    /// (``URLType/problem(withScheme:)``), normalized, each once, in order.
     public var urlSchemes: [String] {
-        urlTypes.filter { $0.unknownRole == nil }.flatMap { $0.schemes.map(URLType.normalized) }
+        var seen: Set<String> = []
+        return urlTypes.filter(\.opensURLs).flatMap(\.schemes)
+            .filter { URLType.problem(withScheme: $0) == nil }
+            .map(URLType.normalized).filter { seen.insert($0).inserted }
+    }
+
+    /// How many `LSApplicationQueriesSchemes` entries count: iOS 15 and later read the first 50
+    /// and answer `canOpenURL` with false for the rest.
+    public static let queriedSchemesLimit = 50
+
+    /// The schemes the app may ask about (`canOpenURL`): the first ``queriedSchemesLimit``
+    /// entries of `LSApplicationQueriesSchemes`, normalized. Entries past the limit do not count.
+    public var countedQueriedSchemes: [String] {
+        queriedSchemes.prefix(Self.queriedSchemesLimit).map(URLType.normalized)
+    }
+
+    /// The URL type that makes the app handle `scheme` (ignoring case), when one does.
+    public func urlType(forScheme scheme: String) -> URLType? {
+        let normalized = URLType.normalized(scheme)
+        return urlTypes.first { $0.opensURLs && $0.schemes.contains { URLType.normalized($0) == normalized } }
     }
 
     /// The app a registry record holds, or an Info.plist value with its plug-ins' Info.plists

@@ -21,7 +21,8 @@ public enum AppRecord {
         ])
         let bundle = source.bundle
         return AppRecordInput(identifier: bundle.bundleIdentifier, record: BinaryPropertyListWriter().write(record),
-                              claimedTypes: bundle.claimedTypes, alwaysConsidered: bundle.isAlwaysConsidered)
+                              claimedTypes: bundle.claimedTypes, alwaysConsidered: bundle.isAlwaysConsidered,
+                              urlSchemes: bundle.urlSchemes)
     }
 
     /// The app a record holds.
@@ -68,6 +69,12 @@ extension AppBundle {
     public static func registered(_ bundleIdentifier: String, in registry: TypeRegistry) -> AppBundle? {
         let matches = (0..<registry.appRecordCount).filter { registry.appIdentifier($0) == bundleIdentifier }
         return decode(matches, in: registry).first
+    }
+
+    /// The registered apps that handle URLs of `scheme` (ignoring case), from the registry's index
+    /// of schemes, in registration-name order (not yet in the order that decides which opens it).
+    public static func handling(scheme: String, in registry: TypeRegistry) -> [AppBundle] {
+        decode(registry.apps(handlingScheme: scheme), in: registry)
     }
 
     /// Whether an app with this bundle identifier is registered.

@@ -20,6 +20,21 @@ public struct URLType: Sendable, Hashable {
         self.keyPath = keyPath
     }
 
+    /// Whether URLs of this type's schemes are opened by the app: a role LaunchServices knows that
+    /// handles URLs (Editor, Viewer or Shell; a URL type's role is only a hint, and Shell apps
+    /// provide services through URLs). Role None declares a scheme without handling it, and an
+    /// unknown role opens nothing, as for document types (``DocumentTypeClaim``).
+    public var opensURLs: Bool {
+        unknownRole == nil && (role == .editor || role == .viewer || role == .shell)
+    }
+
+    /// Why the type opens nothing, when it does not.
+    public var whyItOpensNothing: String? {
+        if let unknownRole { return "its role \"\(unknownRole)\" is not one LaunchServices knows (Editor, Viewer, Shell, None)" }
+        if !opensURLs { return "role \(role.rawValue), which does not open URLs" }
+        return nil
+    }
+
     /// Reads `CFBundleURLTypes` from an Info.plist.
     public static func urlTypes(in plist: PropertyList) -> [URLType] {
         guard case .array(let entries)? = plist["CFBundleURLTypes"] else { return [] }

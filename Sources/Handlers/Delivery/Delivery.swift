@@ -103,8 +103,9 @@ public struct Delivery: Sendable {
             let words = command.expanded(bundlePath: app.path, documentPath: request.documentPath, sourceApplication: sourceApplication,
                                          requestPath: requestPath)
             do {
-                try Spawn.detached(words, adding: ["DI_DOCUMENT_URL=" + LaunchCommand.fileURL(request.documentPath),
-                                                   "DI_SOURCE_APPLICATION=" + sourceApplication, "DI_OPEN_REQUEST=" + requestPath])
+                try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root,
+                                                                            sourceApplication: sourceApplication, requestPath: requestPath,
+                                                                            documentPath: request.documentPath))
             } catch { throw .system(error) }
             launched = words
         }

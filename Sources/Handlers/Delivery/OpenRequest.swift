@@ -5,7 +5,8 @@ import SystemCalls
 
 /// An open request: what a sender writes into the target app's `Library/OpenRequests/` (one XML
 /// property list per request) so that the app, or its receiver, knows what arrived, from whom,
-/// with which annotation and through which activity.
+/// with which annotation and through which activity. A URL request (``url``, `openurl`) is the
+/// same model without a document: the URL, the sender and the annotation.
 ///
 /// Order (the receiver's guarantee that it never judges a document before its request exists):
 /// the sender writes the request, flushed, *before* the document appears in the Inbox, with the
@@ -23,8 +24,12 @@ public struct OpenRequest: Sendable, Equatable {
         case delivered
     }
 
-    /// The document as the app receives it: its Inbox copy, or the original when opened in place.
+    /// The document as the app receives it: its Inbox copy, or the original when opened in place
+    /// (empty for a URL request).
     public var documentPath: String
+    /// The URL, for a URL request (`openURL`): kept whole here whatever its length, since a
+    /// command line cannot carry more than 128 KiB in one argument.
+    public var url: String?
     /// Where the sender's document is.
     public var originalPath: String?
     /// Its type identifier, as the sender judged it.
@@ -49,8 +54,18 @@ public struct OpenRequest: Sendable, Equatable {
     /// A request for `documentPath`.
     public init(documentPath: String) { self.documentPath = documentPath }
 
+    /// A request to open `url`.
+    public init(url: String) {
+        documentPath = ""
+        self.url = url
+    }
+
+    /// Whether this is a URL request rather than a document's.
+    public var isURLRequest: Bool { url != nil }
+
     /// The keys, one source for writer and readers.
     enum Key {
+        static let url = "URL"
         static let documentPath = "DocumentPath", originalPath = "OriginalPath", documentType = "DocumentType"
         static let sourceApplication = "SourceApplication", targetApplication = "TargetApplication"
         static let opensInPlace = "OpensInPlace", time = "Time", annotation = "Annotation", activity = "Activity"
@@ -59,7 +74,9 @@ public struct OpenRequest: Sendable, Equatable {
 
     /// The request as a property list.
     public var propertyList: PropertyList {
-        var entries: OrderedDictionary<String, PropertyList> = [Key.documentPath: .string(documentPath)]
+        var entries: OrderedDictionary<String, PropertyList> = [:]
+        if let url { entries[Key.url] = .string(url) }
+        if url == nil || !documentPath.isEmpty { entries[Key.documentPath] = .string(documentPath) }
         if let originalPath { entries[Key.originalPath] = .string(originalPath) }
         if let documentType { entries[Key.documentType] = .string(documentType) }
         if let sourceApplication { entries[Key.sourceApplication] = .string(sourceApplication) }
@@ -77,9 +94,10 @@ public struct OpenRequest: Sendable, Equatable {
         return .dictionary(entries)
     }
 
-    /// Reads a request; `nil` when the value has no `DocumentPath` string.
+    /// Reads a request; `nil` when the value has neither a `DocumentPath` nor a `URL` string.
     public init?(_ plist: PropertyList) {
-        guard let path = plist[Key.documentPath]?.stringValue else { return nil }
+        url = plist[Key.url]?.stringValue
+        guard let path = plist[Key.documentPath]?.stringValue ?? (url == nil ? nil : "") else { return nil }
         documentPath = path
         originalPath = plist[Key.originalPath]?.stringValue
         documentType = plist[Key.documentType]?.stringValue
@@ -98,20 +116,22 @@ public struct OpenRequest: Sendable, Equatable {
     /// The last component of ``documentPath``: the document's name in the Inbox.
     public var documentName: String { String(documentPath.split(separator: "/").last ?? "") }
 
-    /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed).
+    /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed;
+    /// with `durable` false, atomically only).
     /// - Returns: the file's path.
-    public func write(into folder: String, clock: Clock = .system) throws(HandlerError) -> String {
+    public func write(into folder: String, clock: Clock = .system, durable: Bool = true) throws(HandlerError) -> String {
         var generator = SystemRandomNumberGenerator()
         let name = "\(Int64(clock.now() * 1e9))-\(CurrentProcess.id)-\(String(generator.next(), radix: 16)).plist"
         let path = folder + "/" + name
-        try replace(at: path)
+        try replace(at: path, durable: durable)
         return path
     }
 
-    /// Writes the request file at `path` (atomically).
-    func replace(at path: String) throws(HandlerError) {
+    /// Writes the request file at `path` (atomically: a reader sees the old request or the new
+    /// one); flushed to disk unless `durable` is false (URL requests, whose opener waits for them).
+    public func replace(at path: String, durable: Bool = true) throws(HandlerError) {
         let bytes = try bytes(for: path)
-        do { try AtomicFile.write(bytes, to: path) } catch { throw .system(error) }
+        do { try AtomicFile.write(bytes, to: path, durable: durable) } catch { throw .system(error) }
     }
 
     /// Replaces the request file at `path` with this request if it is still there (atomically:
@@ -134,7 +154,7 @@ public struct OpenRequest: Sendable, Equatable {
         do { value = try PropertyListReader.read(contentsOf: .init(path)).value } catch {
             throw .unreadableFile(path: path, reason: "\(error)")
         }
-        guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath string") }
+        guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath or URL string") }
         return request
     }
 }

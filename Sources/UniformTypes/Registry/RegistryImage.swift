@@ -18,12 +18,12 @@ import Musl
 /// tag tables         one per tag class, slots of (hash, pool index of the tag's entry + 1)
 /// fingerprint        opaque bytes the writer was given (what the image was built from)
 /// closure rows       per type, up to seven supertypes in one 32-byte row
-/// app records        per registered app, the keys the handler chooser reads
+/// app records        per registered app, the keys the handler chooser reads; the index of URL schemes
 /// content typing     globs and magic from the shared MIME database (``ContentTypingTable``)
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 10
+    static let formatVersion: UInt32 = 11
     static let headerSize = 160
     static let recordWords = 24
     static let none: UInt32 = 0xFFFF_FFFF

@@ -1,0 +1,21 @@
+// Open a URL as an app would: ask canOpenURL first (with the reason), then open it.
+//
+//   swift run OpenURLExample com.example.person-editor 'person-viewer://x-callback-url/exportPerson'
+//   (DOCUMENT_INTERCHANGE_ROOT names the device root; the app must be registered on it)
+import AppInterchange
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 2, let identifier = arguments.first, let url = arguments.last else {
+    print("usage: OpenURLExample BUNDLE-ID URL")
+    fatalError("wrong arguments")
+}
+do {
+    let app = try InterchangeApp(bundleIdentifier: identifier)
+    print("canOpenURL: \(try app.canOpenAnswer(url))")
+    switch try app.open(url) {
+    case .delivered(let handler, let request, _): print("opened by \(handler.name); request \(request)")
+    case .handedToDesktop(let command): print("handed to the desktop: \(command.joined(separator: " "))")
+    }
+} catch {
+    print("error: \(error)")
+}

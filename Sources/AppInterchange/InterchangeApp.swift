@@ -1,0 +1,73 @@
+import AppRegistry
+import Handlers
+import SystemCalls
+import UniformTypes
+import URLSchemes
+
+/// An app taking part in interchange: who it is (its registered bundle, its container on the
+/// device root), the requests that reach it (``IncomingRequest``: URLs and documents, with sender
+/// and annotation) and what it can send (open a URL, hand a document to another app, ask what can
+/// take a document). No Foundation is needed by the app.
+///
+/// ```swift
+/// let app = try InterchangeApp.current(fallbackIdentifier: "com.example.person-editor")
+/// if let request = try app.launchRequest() { … }          // started by a request
+/// for await request in app.requests() { … }              // running: URLs and documents as they come
+/// if app.canOpen("person-viewer://") { try app.open("person-viewer://x-callback-url/exportPerson") }
+/// ```
+public struct InterchangeApp: Sendable {
+    /// The environment variable a launched app finds its bundle identifier in.
+    public static let identityVariable = "DI_BUNDLE_IDENTIFIER"
+
+    /// The app as registered (Info.plist read through the app model).
+    public let bundle: AppBundle
+    /// Its container on the device root.
+    public let container: AppContainer
+    /// The device root.
+    public let root: DeviceRoot
+    /// The type catalog the device's registry is compiled with.
+    public let catalog: String
+
+    /// The bundle identifier.
+    public var bundleIdentifier: String { bundle.bundleIdentifier }
+
+    /// The registered app `bundleIdentifier` on `root` (else the root the tools use:
+    /// `DOCUMENT_INTERCHANGE_ROOT`, else the XDG data folder). Its container is created when
+    /// missing.
+    /// - Throws: ``InterchangeError`` when the root or the catalog is missing, or the app is not registered.
+    public init(bundleIdentifier: String, root: DeviceRoot? = nil) throws(InterchangeError) {
+        let root = root ?? DeviceRoot.resolve(explicit: nil)
+        guard root.exists else { throw .noDeviceRoot(root.path) }
+        self.root = root
+        do { catalog = try TypeCatalog.required(for: root) } catch { throw .app(error) }
+        let registry: TypeRegistry
+        do { registry = try RegistryStore.open(root: root, catalog: catalog) } catch { throw .app(error) }
+        guard let bundle = AppBundle.registered(bundleIdentifier, in: registry) else { throw .app(.notRegistered(bundleIdentifier)) }
+        self.bundle = bundle
+        do {
+            container = try AppContainer(bundleIdentifier: bundleIdentifier, on: root)
+            try container.create()
+        } catch { throw .app(error) }
+    }
+
+    /// The app this process is: `DI_BUNDLE_IDENTIFIER` (set when a request started it), else
+    /// `fallbackIdentifier` (the identifier the program was built with).
+    public static func current(fallbackIdentifier: String? = nil, root: DeviceRoot? = nil) throws(InterchangeError) -> InterchangeApp {
+        guard let identifier = Environment.value(identityVariable).flatMap({ $0.isEmpty ? nil : $0 }) ?? fallbackIdentifier else {
+            throw .unknownIdentity
+        }
+        return try InterchangeApp(bundleIdentifier: identifier, root: root)
+    }
+
+    /// The device's registry as it is now (rebuilt when an app was registered since).
+    public func registry() throws(InterchangeError) -> TypeRegistry {
+        do { return try RegistryStore.open(root: root, catalog: catalog) } catch { throw .app(error) }
+    }
+
+    /// Who handles which scheme, with the user's defaults.
+    func schemeDirectory() throws(InterchangeError) -> SchemeDirectory {
+        let defaults: SchemeDefaults
+        do { defaults = try SchemeDefaults(root: root) } catch { throw .handler(error) }
+        return SchemeDirectory(registry: try registry(), defaults: defaults)
+    }
+}

@@ -1,0 +1,36 @@
+import AppRegistry
+import Handlers
+import Receiver
+import SystemCalls
+import URLSchemes
+
+/// What went wrong on the app's side of interchange, as a value.
+public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The process was not started by a request and was not told who it is (`DI_BUNDLE_IDENTIFIER`).
+    case unknownIdentity
+    /// A named device root that does not exist.
+    case noDeviceRoot(String)
+    /// A URL, its handler or its delivery.
+    case url(URLSchemeError)
+    /// The app model, the device or the registry.
+    case app(AppRegistryError)
+    /// Choosing or delivering documents.
+    case handler(HandlerError)
+    /// The Inbox receiver.
+    case receiver(ReceiverError)
+    /// A system call failed.
+    case system(SystemCallError)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .unknownIdentity: "the app does not know who it is: DI_BUNDLE_IDENTIFIER is not set and no bundle identifier was given"
+        case .noDeviceRoot(let path): "no device root at \(path)"
+        case .url(let error): error.description
+        case .app(let error): error.description
+        case .handler(let error): error.description
+        case .receiver(let error): error.description
+        case .system(let error): error.description
+        }
+    }
+}
