@@ -27,10 +27,13 @@ let package = Package(
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "AppGroups", targets: ["AppGroups"]),
+        .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "defaults", targets: ["defaults"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -84,6 +87,20 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // App Groups: a member's group container (created on first use, mode 0700), membership
+        // from the app's entitlements.
+        .target(
+            name: "AppGroups",
+            dependencies: ["AppRegistry", "PropertyLists", "SystemCalls"]
+        ),
+        // UserDefaults for a suite (an app's or a group's), shared between processes: a journal
+        // appended under a lock, merged into the property list; a shared counter for reads.
+        .target(
+            name: "SharedDefaults",
+            dependencies: ["AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "CZlib",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "Handlers",
             dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls",
@@ -120,6 +137,12 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "defaults",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "ToolSupport", "SystemCalls",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: prespecialize
         ),
         .executableTarget(
             name: "plutil",
@@ -165,6 +188,17 @@ let package = Package(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
+        ),
+        // A process that writes, observes or reads a suite, for the tests and the benchmark that
+        // need real processes (writers killed with SIGKILL, observers in another process).
+        .executableTarget(
+            name: "defaults-probe",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
+            path: "Tests/DefaultsProbe"
+        ),
+        .testTarget(
+            name: "SharedDefaultsTests",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "defaults-probe", "defaults"]
         ),
         .testTarget(
             name: "PropertyListsTests",
