@@ -165,6 +165,9 @@ public final class SharedDefaults: Sendable {
         try store.append(.replaceAll(values))
     }
 
+    /// Removes every value and the suite's property list (`removePersistentDomain(forName:)`).
+    public func removePersistentDomain() throws(SharedDefaultsError) { try store.removeAll() }
+
     /// Changes the suite's values as one step no other process interleaves with: `body` gets the
     /// current values and returns the new value of each key it changes (`nil`: removed).
     public func modify(_ body: (OrderedDictionary<String, PropertyList>) throws(SharedDefaultsError) -> [(key: String, value: PropertyList?)]) throws(SharedDefaultsError) {

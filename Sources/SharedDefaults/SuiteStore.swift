@@ -122,6 +122,29 @@ final class SuiteStore: Sendable {
         }
     }
 
+    /// Removes the suite: the journal emptied and the property list deleted, under the exclusive
+    /// lock (`defaults delete DOMAIN`). The shared file stays: other processes may have it mapped.
+    func removeAll() throws(SharedDefaultsError) {
+        try state.withLock { (s) throws(SharedDefaultsError) in
+            let files = try open(&s)
+            do throws(SystemCallError) {
+                try files.control.lock(.exclusive)
+                defer { files.control.unlock() }
+                try files.journal.truncate(to: 0)
+                if FileSystem.exists(location.propertyList) { try FileSystem.remove(location.propertyList) }
+                try FileSystem.syncFolder(location.folder)
+            } catch { throw .system(error) }
+            files.announceChange(merged: true)
+            s.values = [:]
+            s.generation = files.generation
+            s.seenSequence = files.sequence
+            s.journalOffset = 0
+            s.journalEnd = 0
+            s.propertyListStatus = nil
+            s.unmerged = false
+        }
+    }
+
     /// Keys changed by other processes since the last call (observers).
     func takeChangedKeys() -> Set<String> {
         state.withLock { s in
