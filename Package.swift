@@ -196,9 +196,15 @@ let package = Package(
             dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
             path: "Tests/DefaultsProbe"
         ),
+        // The Group Notes sample: an app and its widget extension sharing a note through a group.
+        .executableTarget(
+            name: "group-notes",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
+            path: "Samples/AppGroups/GroupNotes"
+        ),
         .testTarget(
             name: "SharedDefaultsTests",
-            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "defaults-probe", "defaults"]
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes", "defaults-probe", "defaults", "group-notes"]
         ),
         .testTarget(
             name: "PropertyListsTests",

@@ -102,8 +102,8 @@ final class SuiteStore: Sendable {
             defer { files.control.unlock() }
             try load(&s, files: files)
             s.unmerged = false
-            guard s.journalEnd > 0 || s.propertyListStatus == nil && !s.values.isEmpty else { return s.values }
             removeStaleTemporaryFiles()
+            guard s.journalEnd > 0 || s.propertyListStatus == nil && !s.values.isEmpty else { return s.values }
             do throws(SystemCallError) {
                 try AtomicFile.write(BinaryPropertyListWriter().write(.dictionary(s.values)), to: location.propertyList, permissions: 0o600)
                 FaultInjection.checkpoint("defaults-merged")

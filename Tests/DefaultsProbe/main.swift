@@ -3,14 +3,18 @@
 // FOLDER/SUITE.plist…). Times are CLOCK_MONOTONIC nanoseconds, comparable across processes.
 //
 //   write FOLDER SUITE ME K         set K keys kME_1…kME_K (value i); exit without synchronize()
-//   hammer FOLDER SUITE ME START    set wME_i = i for i = START… forever, printing "i" after each
-//                                   set returns (the acknowledgement), until killed
+//   hammer FOLDER SUITE ME START    for i = START… forever: set wME_(i % 512) = i, then print "i"
+//                                   (the acknowledgement); every 256 sets, synchronize() (a
+//                                   merge, which a kill may interrupt); until killed
 //   tick FOLDER SUITE N GAP_US      set "tick" = the time of the set, N times, GAP_US apart
 //   poll FOLDER SUITE N             read "tick" in a loop (no other call) until N new values were
 //                                   seen; print the median and p90 of (seen - set) in µs
 //   observe FOLDER SUITE N          the same through observe(): woken, not polling
 //   set-latency FOLDER SUITE N      time N sets in this process: median, p90, p99 in µs
 //   read-latency FOLDER SUITE N     time N reads of an unchanged suite: median in ns
+//   quiet-reads FOLDER SUITE N CHANGE  read every key N times between the lines "begin" and
+//                                   "end" (for strace); with CHANGE 1 another object of this
+//                                   process sets a key right after "begin"
 //   tally FOLDER SUITE P K          how many of the P×K keys of `write` are missing
 //   dump FOLDER SUITE               every key and value, sorted, one a line
 //   merge FOLDER SUITE              synchronize(); exit 1 when it fails
@@ -50,11 +54,12 @@ case "hammer":
     let me = number(3)
     var i = number(4)
     while true {
-        do { try defaults.write(.integer(Int64(i)), forKey: "w\(me)_\(i)") } catch {
+        do { try defaults.write(.integer(Int64(i)), forKey: "w\(me)_\(i % 512)") } catch {
             say("error: \(error)")
             CurrentProcess.exit(1)
         }
         say(String(i))
+        if i % 256 == 0, !defaults.synchronize() { say("error: \(defaults.lastError.map { "\($0)" } ?? "merge failed")") }
         i += 1
     }
 case "tick":
@@ -114,6 +119,17 @@ case "read-latency":
     var found = 0
     for _ in 0..<n where defaults.object(forKey: "read") != nil { found += 1 }
     say("read median \(Double(nanoseconds() - start) / Double(n)) ns (\(found) found)")
+case "quiet-reads":
+    let n = number(3)
+    let keys = Array(defaults.persistentDomain().keys)
+    say("begin")
+    if number(4) == 1, let other = try? DefaultsLocation(suite: arguments[2], folder: arguments[1]) {
+        SharedDefaults(location: other).set(.integer(Int64(n)), forKey: "changed")
+    }
+    var found = 0
+    for _ in 0..<n { for key in keys where defaults.object(forKey: key) != nil { found += 1 } }
+    say("end")
+    say("found \(found)")
 case "tally":
     let p = number(3), k = number(4)
     var missing = 0
