@@ -206,6 +206,11 @@ let package = Package(
             name: "SharedDefaultsTests",
             dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes", "defaults-probe", "defaults", "group-notes"]
         ),
+        .executableTarget(
+            name: "GroupDefaultsBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/GroupDefaultsBenchmarks"
+        ),
         .testTarget(
             name: "PropertyListsTests",
             dependencies: ["PropertyLists", "TestHelpers"]
