@@ -138,9 +138,9 @@ public final class SharedDefaults: Sendable {
     // MARK: Writing
 
     /// Sets `value` for `key` (`nil` removes it). Failures are kept in ``lastError`` and make the
-    /// next ``synchronize()`` return `false`; ``write(_:forKey:)`` throws them instead.
+    /// next ``synchronize()`` return `false`; ``save(_:forKey:)`` throws them instead.
     public func set(_ value: PropertyList?, forKey key: String) {
-        do { try write(value, forKey: key) } catch { store.record(error) }
+        do { try self.save(value, forKey: key) } catch { store.record(error) }
     }
 
     /// Sets a string.
@@ -156,7 +156,7 @@ public final class SharedDefaults: Sendable {
     public func removeObject(forKey key: String) { set(nil, forKey: key) }
 
     /// Sets `value` for `key` (`nil` removes it), throwing what went wrong.
-    public func write(_ value: PropertyList?, forKey key: String) throws(SharedDefaultsError) {
+    public func save(_ value: PropertyList?, forKey key: String) throws(SharedDefaultsError) {
         try store.append(value.map { .set(key, $0) } ?? .remove(key))
     }
 

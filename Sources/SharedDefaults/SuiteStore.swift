@@ -53,7 +53,7 @@ final class SuiteStore: Sendable {
             throw .valueTooLarge(key: record.key ?? "the domain", bytes: bytes.count)
         }
         try state.withLock { (s) throws(SharedDefaultsError) in
-            let files = try open(&s)
+            let files = try openedFiles(&s)
             do throws(SystemCallError) {
                 try files.control.lock(.shared)
                 defer { files.control.unlock() }
@@ -75,7 +75,7 @@ final class SuiteStore: Sendable {
     /// the records it returns: a read-modify-write no other process can interleave with.
     func update(_ body: (OrderedDictionary<String, PropertyList>) throws(SharedDefaultsError) -> [JournalRecord]) throws(SharedDefaultsError) {
         try state.withLock { (s) throws(SharedDefaultsError) in
-            let files = try open(&s)
+            let files = try openedFiles(&s)
             do throws(SystemCallError) { try files.control.lock(.exclusive) } catch { throw .system(error) }
             defer { files.control.unlock() }
             try load(&s, files: files)
@@ -97,7 +97,7 @@ final class SuiteStore: Sendable {
     @discardableResult
     func merge() throws(SharedDefaultsError) -> OrderedDictionary<String, PropertyList> {
         try state.withLock { (s) throws(SharedDefaultsError) -> OrderedDictionary<String, PropertyList> in
-            let files = try open(&s)
+            let files = try openedFiles(&s)
             do throws(SystemCallError) { try files.control.lock(.exclusive) } catch { throw .system(error) }
             defer { files.control.unlock() }
             try load(&s, files: files)
@@ -126,7 +126,7 @@ final class SuiteStore: Sendable {
     /// lock (`defaults delete DOMAIN`). The shared file stays: other processes may have it mapped.
     func removeAll() throws(SharedDefaultsError) {
         try state.withLock { (s) throws(SharedDefaultsError) in
-            let files = try open(&s)
+            let files = try openedFiles(&s)
             do throws(SystemCallError) {
                 try files.control.lock(.exclusive)
                 defer { files.control.unlock() }
@@ -170,11 +170,11 @@ final class SuiteStore: Sendable {
     func takeLastError() -> SharedDefaultsError? { state.withLock { s in defer { s.lastError = nil }; return s.lastError } }
 
     /// The open files, opened on first use.
-    func files() throws(SharedDefaultsError) -> SuiteFiles { try state.withLock { (s) throws(SharedDefaultsError) in try open(&s) } }
+    func files() throws(SharedDefaultsError) -> SuiteFiles { try state.withLock { (s) throws(SharedDefaultsError) in try openedFiles(&s) } }
 
     // MARK: Internals (the state's lock is held)
 
-    private func open(_ s: inout State) throws(SharedDefaultsError) -> SuiteFiles {
+    private func openedFiles(_ s: inout State) throws(SharedDefaultsError) -> SuiteFiles {
         if let files = s.files { return files }
         let files = try SuiteFiles(location)
         s.files = files
@@ -185,7 +185,7 @@ final class SuiteStore: Sendable {
     /// the values stay as they were.
     private func refresh(_ s: inout State) {
         do {
-            let files = try open(&s)
+            let files = try openedFiles(&s)
             do { try files.control.lock(.shared) } catch { throw SharedDefaultsError.system(error) }
             defer { files.control.unlock() }
             try load(&s, files: files)

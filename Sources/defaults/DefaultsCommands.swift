@@ -20,13 +20,13 @@ struct DefaultsCommands {
     func run() throws(Failure) -> Int32 {
         if root.origin == .explicit && !root.exists { throw Failure(message: "defaults: no device root at \(root.path)", status: 2) }
         switch command.verb ?? "read" {
-        case "read": try read()
+        case "read": try readVerb()
         case "read-type":
             let value = try value(operands[1], in: operands[0])
             Output.line("Type is " + DefaultsDescription.typeName(value))
-        case "write": try write()
+        case "write": try writeVerb()
         case "delete": try delete()
-        case "rename": try rename()
+        case "rename": try renameVerb()
         case "domains": Output.line(DefaultsDomain.all(on: root).joined(separator: ", "))
         case "find": try find(operands[0])
         case "export": try export()
@@ -38,7 +38,7 @@ struct DefaultsCommands {
 
     // MARK: Reading
 
-    func read() throws(Failure) {
+    func readVerb() throws(Failure) {
         if operands.isEmpty {
             var all: OrderedDictionary<String, PropertyList> = [:]
             for domain in DefaultsDomain.all(on: root) { all[domain] = .dictionary(try existing(domain).persistentDomain()) }
@@ -75,7 +75,7 @@ struct DefaultsCommands {
 
     // MARK: Writing
 
-    func write() throws(Failure) {
+    func writeVerb() throws(Failure) {
         let words = Self.wordsAfterVerb("write")
         guard words.count >= 2 else { throw Failure(message: "defaults: write needs a domain and a plist, or a domain, a key and a value", status: 2) }
         let (domain, key) = (words[0], words[1])
@@ -124,7 +124,7 @@ struct DefaultsCommands {
         if missing { throw Failure(message: "The domain/default pair of (\(domain), \(key)) does not exist") }
     }
 
-    func rename() throws(Failure) {
+    func renameVerb() throws(Failure) {
         let (domain, old, new) = (operands[0], operands[1], operands[2])
         let defaults = try existing(domain)
         var missing = false

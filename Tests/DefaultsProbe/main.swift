@@ -54,7 +54,7 @@ case "hammer":
     let me = number(3)
     var i = number(4)
     while true {
-        do { try defaults.write(.integer(Int64(i)), forKey: "w\(me)_\(i % 512)") } catch {
+        do { try defaults.save(.integer(Int64(i)), forKey: "w\(me)_\(i % 512)") } catch {
             say("error: \(error)")
             CurrentProcess.exit(1)
         }

@@ -86,7 +86,7 @@ import TestHelpers
         journal.write(Data("DFJ1".utf8 + [200, 0, 0, 0, 1, 2, 3, 4] + Array(repeating: 0x41, count: 30)))
         journal.write(Data("not a record at all".utf8))
         try journal.close()
-        try suite(folder).write(.string("after"), forKey: "b")
+        try suite(folder).save(.string("after"), forKey: "b")
         let fresh = try suite(folder)
         #expect(fresh.string(forKey: "a") == "before" && fresh.string(forKey: "b") == "after")
         #expect(fresh.synchronize())
@@ -106,7 +106,7 @@ import TestHelpers
 
     @Test func hugeValueIsRefusedWithItsKey() throws {
         let defaults = try suite(try Probe.folder())
-        #expect(throws: SharedDefaultsError.self) { try defaults.write(.data(Array(repeating: 7, count: 17 << 20)), forKey: "big") }
+        #expect(throws: SharedDefaultsError.self) { try defaults.save(.data(Array(repeating: 7, count: 17 << 20)), forKey: "big") }
         defaults.set(.data(Array(repeating: 7, count: 17 << 20)), forKey: "big")
         guard case .valueTooLarge(let key, _)? = defaults.lastError else { Issue.record("no error"); return }
         #expect(key == "big" && defaults.object(forKey: "big") == nil)
