@@ -17,7 +17,7 @@
 //                                   process sets a key right after "begin"
 //   tally FOLDER SUITE P K          how many of the P×K keys of `write` are missing
 //   dump FOLDER SUITE               every key and value, sorted, one a line
-//   merge FOLDER SUITE              synchronize(); exit 1 when it fails
+//   merge FOLDER SUITE              synchronize(), timed in ms; exit 1 when it fails
 import PropertyLists
 import SharedDefaults
 import SystemCalls
@@ -138,7 +138,10 @@ case "tally":
 case "dump":
     for (key, value) in defaults.persistentDomain().sorted(by: { $0.key < $1.key }) { say("\(key)=\(value)") }
 case "merge":
-    if !defaults.synchronize() { say("error: \(defaults.lastError.map { "\($0)" } ?? "unknown")"); CurrentProcess.exit(1) }
+    let start = nanoseconds()
+    let merged = defaults.synchronize()
+    say("merge ms \(Double(nanoseconds() - start) / 1e6)")
+    if !merged { say("error: \(defaults.lastError.map { "\($0)" } ?? "unknown")"); CurrentProcess.exit(1) }
 default:
     say("unknown mode \(arguments[0])")
     CurrentProcess.exit(2)
