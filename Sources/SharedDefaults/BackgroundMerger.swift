@@ -42,7 +42,7 @@ final class BackgroundMerger: Sendable {
             let now = Clock.monotonic()
             for store in stores {
                 let (due, pendingWrites) = store.mergeIsDue(idle: Self.idleBeforeMerge, now: now)
-                if due { _ = try? store.merge() }
+                if due { do { try store.merge() } catch { store.record(error) } }
                 if !pendingWrites || due {
                     pending.withLock { p in
                         if !store.mergeIsDue(idle: .infinity, now: now).pending { p.stores[ObjectIdentifier(store)] = nil }

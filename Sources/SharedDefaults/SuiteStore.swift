@@ -34,6 +34,9 @@ final class SuiteStore: Sendable {
         /// When this process last appended (monotonic seconds), and whether a merge is due.
         var lastAppend = 0.0
         var unmerged = false
+        /// Bytes this object appended since its last merge: a writer that never pauses still
+        /// merges once it has written ``mergeAfterBytes``.
+        var appendedSinceMerge = 0
     }
 
     init(_ location: DefaultsLocation) { self.location = location }
@@ -67,9 +70,14 @@ final class SuiteStore: Sendable {
             record.apply(to: &s.values)
             s.lastAppend = Clock.monotonic()
             s.unmerged = true
+            s.appendedSinceMerge += bytes.count
         }
         BackgroundMerger.shared.schedule(self)
     }
+
+    /// A writer that never pauses merges after this many bytes of its own records, so that the
+    /// journal a new process must read stays short.
+    static let mergeAfterBytes = 1 << 20
 
     /// Reads the current values (under the exclusive lock), changes them with `body`, and appends
     /// the records it returns: a read-modify-write no other process can interleave with.
@@ -100,8 +108,11 @@ final class SuiteStore: Sendable {
             let files = try openedFiles(&s)
             do throws(SystemCallError) { try files.control.lock(.exclusive) } catch { throw .system(error) }
             defer { files.control.unlock() }
-            try load(&s, files: files)
+            // Not retried on its own when it fails (an unreadable property list stays so): the
+            // next write asks again.
             s.unmerged = false
+            s.appendedSinceMerge = 0
+            try load(&s, files: files)
             removeStaleTemporaryFiles()
             guard s.journalEnd > 0 || s.propertyListStatus == nil && !s.values.isEmpty else { return s.values }
             do throws(SystemCallError) {
@@ -155,9 +166,10 @@ final class SuiteStore: Sendable {
         }
     }
 
-    /// Whether a merge is due: this process wrote and has not written for `idle` seconds.
+    /// Whether a merge is due: this object wrote and has not written for `idle` seconds, or has
+    /// written ``mergeAfterBytes`` since its last merge.
     func mergeIsDue(idle: Double, now: Double) -> (due: Bool, pending: Bool) {
-        state.withLock { s in (s.unmerged && now - s.lastAppend >= idle, s.unmerged) }
+        state.withLock { s in (s.unmerged && (now - s.lastAppend >= idle || s.appendedSinceMerge >= Self.mergeAfterBytes), s.unmerged) }
     }
 
     /// The last error a read, a write or a background merge met.

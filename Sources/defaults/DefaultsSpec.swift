@@ -5,10 +5,16 @@ import ToolSupport
 /// grammar: `defaults VERB DOMAIN [KEY] [-TYPE VALUE]`.
 let defaultsSpec: ToolSpec = {
     let root = OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)")
-    let typed = DefaultsWriteValue.scalarFlags.map { flag in
-        OptionSpec(flag, value: .text(flag == "-data" ? "HEX" : flag.hasPrefix("-bool") ? "YES|NO" : flag == "-string" ? "STRING" : "VALUE"),
-                   repeatable: true, help: "the value is a \(flag.dropFirst()) (also inside -array and -dict)")
-    }
+    let typed = [
+        OptionSpec("-string", value: .text("STRING"), repeatable: true, help: "a string"),
+        OptionSpec("-int", value: .text("N"), repeatable: true, help: "an integer (also -integer)"),
+        OptionSpec("-integer", value: .text("N"), repeatable: true, help: "an integer"),
+        OptionSpec("-float", value: .text("N"), repeatable: true, help: "a real number"),
+        OptionSpec("-bool", value: .text("YES|NO"), repeatable: true, help: "a boolean: YES, NO, true, false, 1 or 0 (also -boolean)"),
+        OptionSpec("-boolean", value: .text("YES|NO"), repeatable: true, help: "a boolean"),
+        OptionSpec("-date", value: .text("DATE"), repeatable: true, help: "a date: 2026-11-24T03:00:00Z or '2026-11-24 03:00:00 +0000'"),
+        OptionSpec("-data", value: .text("HEX"), repeatable: true, help: "bytes, in hexadecimal"),
+    ]
     let collections = [
         OptionSpec("-array", help: "the value is an array of the words that follow (strings, or typed: -int 3)"),
         OptionSpec("-array-add", help: "append the words that follow to the array at KEY"),
