@@ -186,12 +186,12 @@ public final class SharedDefaults: Sendable {
     /// failed (``lastError`` says why) or an earlier write had failed.
     @discardableResult
     public func synchronize() -> Bool {
-        let failedBefore = store.takeLastError()
+        let failedBefore = store.takeUnreportedFailure()
         do { try store.merge() } catch {
-            store.record(error)
+            store.record(error, reported: true)
             return false
         }
-        return failedBefore == nil
+        return !failedBefore
     }
 
     /// ``synchronize()``, throwing what went wrong.

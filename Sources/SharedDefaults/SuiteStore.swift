@@ -31,6 +31,8 @@ final class SuiteStore: Sendable {
         var changedKeys: Set<String> = []
         var observed = false
         var lastError: SharedDefaultsError?
+        /// Whether a failure happened that no `synchronize()` has reported yet.
+        var failureUnreported = false
         /// When this process last appended (monotonic seconds), and whether a merge is due.
         var lastAppend = 0.0
         var unmerged = false
@@ -175,11 +177,16 @@ final class SuiteStore: Sendable {
     /// The last error a read, a write or a background merge met.
     var lastError: SharedDefaultsError? { state.withLock { $0.lastError } }
 
-    /// Keeps `error` as the last error.
-    func record(_ error: SharedDefaultsError) { state.withLock { $0.lastError = error } }
+    /// Keeps `error` as the last error; `reported` when the caller is telling its own caller now.
+    func record(_ error: SharedDefaultsError, reported: Bool = false) {
+        state.withLock { s in
+            s.lastError = error
+            if !reported { s.failureUnreported = true }
+        }
+    }
 
-    /// The last error, forgotten.
-    func takeLastError() -> SharedDefaultsError? { state.withLock { s in defer { s.lastError = nil }; return s.lastError } }
+    /// Whether a failure happened since the last call that no one was told of.
+    func takeUnreportedFailure() -> Bool { state.withLock { s in defer { s.failureUnreported = false }; return s.failureUnreported } }
 
     /// The open files, opened on first use.
     func files() throws(SharedDefaultsError) -> SuiteFiles { try state.withLock { (s) throws(SharedDefaultsError) in try openedFiles(&s) } }
