@@ -142,7 +142,8 @@ let package = Package(
             name: "defaults",
             dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
-            swiftSettings: prespecialize
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
         ),
         .executableTarget(
             name: "plutil",
@@ -204,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedDefaultsTests",
-            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes", "defaults-probe", "defaults", "group-notes"]
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes"]
         ),
         .executableTarget(
             name: "GroupDefaultsBenchmarks",
