@@ -31,11 +31,14 @@ let package = Package(
         .library(name: "Receiver", targets: ["Receiver"]),
         .library(name: "URLSchemes", targets: ["URLSchemes"]),
         .library(name: "AppInterchange", targets: ["AppInterchange"]),
+        .library(name: "AppGroups", targets: ["AppGroups"]),
+        .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
         .executable(name: "openurl", targets: ["openurl"]),
+        .executable(name: "defaults", targets: ["defaults"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -88,6 +91,20 @@ let package = Package(
             name: "AppRegistry",
             dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
+        ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // App Groups: a member's group container (created on first use, mode 0700), membership
+        // from the app's entitlements.
+        .target(
+            name: "AppGroups",
+            dependencies: ["AppRegistry", "PropertyLists", "SystemCalls"]
+        ),
+        // UserDefaults for a suite (an app's or a group's), shared between processes: a journal
+        // appended under a lock, merged into the property list; a shared counter for reads.
+        .target(
+            name: "SharedDefaults",
+            dependencies: ["AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "CZlib",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(
             name: "Handlers",
@@ -143,6 +160,13 @@ let package = Package(
         .executableTarget(
             name: "openurl",
             dependencies: ["URLSchemes", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "defaults",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "ToolSupport", "SystemCalls",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
@@ -210,6 +234,28 @@ let package = Package(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
+        ),
+        // A process that writes, observes or reads a suite, for the tests and the benchmark that
+        // need real processes (writers killed with SIGKILL, observers in another process).
+        .executableTarget(
+            name: "defaults-probe",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
+            path: "Tests/DefaultsProbe"
+        ),
+        // The Group Notes sample: an app and its widget extension sharing a note through a group.
+        .executableTarget(
+            name: "group-notes",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
+            path: "Samples/AppGroups/GroupNotes"
+        ),
+        .testTarget(
+            name: "SharedDefaultsTests",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes"]
+        ),
+        .executableTarget(
+            name: "GroupDefaultsBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/GroupDefaultsBenchmarks"
         ),
         .testTarget(
             name: "PropertyListsTests",

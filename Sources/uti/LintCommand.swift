@@ -20,7 +20,10 @@ extension UtiCommands {
             var findings: [LintFinding]
             do {
                 let document = try PropertyListReader.read(contentsOf: .init(file), options: options)
-                findings = linter.lint(document)
+                // An entitlements file (as Xcode names it, or a bundle's Entitlements.plist) is
+                // checked as entitlements, not as an Info.plist.
+                let isEntitlements = file.hasSuffix(".entitlements") || file.hasSuffix("/Entitlements.plist") || file == "Entitlements.plist"
+                findings = isEntitlements ? linter.lint(entitlements: document) : linter.lint(document)
             } catch {
                 findings = [LintFinding(.notADictionary, .error, error.message, at: error.keyPath ?? .root, location: error.location)]
             }

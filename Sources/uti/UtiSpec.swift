@@ -36,7 +36,7 @@ let utiSpec: ToolSpec = {
             VerbSpec("subtypes", operands: "ID", summary: "every known type that conforms to ID", options: [json], operandCount: 1...1),
             VerbSpec("graph", operands: "[ID...]", summary: "the conformance graph of the IDs and their supertypes (of every type when none), for Graphviz",
                      options: [OptionSpec("--format", value: .choice(["dot", "svg"]), help: "dot (default), or svg through Graphviz's dot")]),
-            VerbSpec("lint", operands: "PLIST...", summary: "check Info.plists as the toolkit reads them: FILE:LINE:COLUMN: error|warning: message [key path] (rule); exit 1 on errors",
+            VerbSpec("lint", operands: "PLIST...", summary: "check Info.plists (and *.entitlements files) as the toolkit reads them: FILE:LINE:COLUMN: error|warning: message [key path] (rule); exit 1 on errors",
                      discussion: ["Findings of one cause are gathered into one. The rules: " + LintRule.allCases.map(\.rawValue).joined(separator: ", ") + "."],
                      options: [define, OptionSpec("--ignore", value: .choice(LintRule.allCases.map(\.rawValue)), placeholder: "RULE", repeatable: true,
                                                   help: "do not report this rule (repeatable)"), json],

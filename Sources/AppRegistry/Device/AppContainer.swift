@@ -26,6 +26,8 @@ public struct AppContainer: Sendable, Hashable {
     public var inbox: String { path + "/Documents/Inbox" }
     /// `Library/`.
     public var library: String { path + "/Library" }
+    /// `Library/Preferences/`: the app's own defaults (`ID.plist`, docs/app-groups.md).
+    public var preferences: String { path + "/Library/Preferences" }
     /// `Library/OpenRequests/`: one property list per open request.
     public var openRequests: String { path + "/Library/OpenRequests" }
     /// `Library/Quarantine/`: what the receiver refused, with the reason in its manifest.

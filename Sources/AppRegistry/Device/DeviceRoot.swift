@@ -7,7 +7,11 @@ import SystemCalls
 /// ROOT/Apps/NAME          a registered app: an .app bundle, a link to one, or a link to an Info.plist
 /// ROOT/UTIs/              optional: a catalog that replaces the built-in one for this device
 /// ROOT/registry.bin       the compiled registry, rebuilt when any source changes
-/// ROOT/Containers/ID/     each app's container (Documents/Inbox, Library, tmp)
+/// ROOT/Containers/ID/     each app's container (Documents/Inbox, Library, tmp); the app's own
+///                         defaults in Library/Preferences/ID.plist
+/// ROOT/Groups/GROUP-ID/   each App Group's shared container (mode 0700), beside the apps'
+///                         containers: Library/Preferences/GROUP-ID.plist holds the group's
+///                         shared defaults (docs/app-groups.md)
 /// ROOT/Preferences/       the user's choices (default handlers)
 /// ```
 ///
@@ -64,6 +68,8 @@ public struct DeviceRoot: Sendable, Hashable {
     public var catalogDirectory: String { path + "/UTIs" }
     /// Where apps' containers are.
     public var containersDirectory: String { path + "/Containers" }
+    /// Where App Groups' shared containers are (`Groups/GROUP-ID`).
+    public var groupsDirectory: String { path + "/Groups" }
     /// The user's choices (default handlers).
     public var preferencesDirectory: String { path + "/Preferences" }
 }

@@ -37,6 +37,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case contestedScheme = "contested-scheme"
     case schemeIsBundleIdentifier = "scheme-is-bundle-identifier"
     case queriedSchemes = "queried-schemes"
+    // Entitlements
+    case applicationGroups = "application-groups"
+    case teamIdentifier = "team-identifier"
 
     /// Rules sort by name.
     public static func < (a: LintRule, b: LintRule) -> Bool { a.rawValue < b.rawValue }

@@ -55,4 +55,5 @@ int di_pipe_cloexec(int fds[2]);
 
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child starts in `path`.
 int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+#include "SharedMemoryShims.h"
 #endif
