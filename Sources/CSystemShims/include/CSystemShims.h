@@ -4,6 +4,8 @@
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <spawn.h>
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -46,4 +48,8 @@ int di_pipe_cloexec(int fds[2]);
 
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child starts in `path`.
 int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// pthread_mutex_clocklock(CLOCK_MONOTONIC) (glibc 2.30+): a timed wait that a change of the
+/// wall clock does not stretch or cut.
+int di_mutex_lock_monotonic(pthread_mutex_t *mutex, const struct timespec *deadline);
 #endif
