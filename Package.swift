@@ -27,16 +27,22 @@ let package = Package(
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "FileCoordination", targets: ["FileCoordination"]),
+        // Darwin notifications, and the MMWormhole messenger over them in its own module (it
+        // brings keyed archives and file coordination, which a notify(3) user need not load).
+        .library(name: "Notifications", targets: ["Notifications", "Wormhole"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "notifyutil", targets: ["notifyutil"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         .systemLibrary(
@@ -95,6 +101,21 @@ let package = Package(
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
         ),
+        // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
+        .target(
+            name: "Notifications",
+            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
+        .target(
+            name: "FileCoordination",
+            dependencies: ["SystemCalls"]
+        ),
+        // MMWormhole: archived messages in a group container, a Darwin notification per identifier.
+        .target(
+            name: "Wormhole",
+            dependencies: ["Notifications", "FileCoordination", "KeyedArchives", "PropertyLists", "SystemCalls"]
+        ),
         .target(
             name: "ToolSupport",
             dependencies: ["SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
@@ -118,6 +139,12 @@ let package = Package(
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "notifyutil",
+            dependencies: ["Notifications", "ToolSupport", "SystemCalls"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),
@@ -165,6 +192,30 @@ let package = Package(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
+        ),
+        // The other process in the coordination and notification tests (writers, presenters,
+        // observers, processes to kill or stop).
+        .executableTarget(
+            name: "coordination-probe",
+            dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls"],
+            path: "Tests/CoordinationProbe"
+        ),
+        .executableTarget(
+            name: "CoordinationBenchmarks",
+            dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls", "BenchmarkSupport"],
+            path: "Benchmarks/CoordinationBenchmarks"
+        ),
+        .testTarget(
+            name: "NotificationsTests",
+            dependencies: ["Notifications", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "FileCoordinationTests",
+            dependencies: ["FileCoordination", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "WormholeTests",
+            dependencies: ["Wormhole", "Notifications", "KeyedArchives", "SystemCalls", "TestHelpers"]
         ),
         .testTarget(
             name: "PropertyListsTests",
