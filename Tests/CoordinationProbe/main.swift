@@ -2,9 +2,11 @@
 // command per run, lines on standard output (line-buffered) that the test waits for.
 import FileCoordination
 import Glibc
+import KeyedArchives
 import Notifications
 import Synchronization
 import SystemCalls
+import Wormhole
 
 /// One line on standard output, written at once (the test reads lines as they come).
 func print(_ text: String) {
@@ -157,6 +159,54 @@ case "presenter":
     let space = CoordinationSpace(directory: folder)
     let presenter = PrintingPresenter(rest[0], unsaved: rest.count > 1 ? rest[1] : nil)
     do { try FileCoordinator.addFilePresenter(presenter, space: space) } catch { fail(error) }
+    print("ready")
+    park()
+
+case "wormhole-send":
+    // CONTAINER IDENTIFIER COUNT SENDER: queues COUNT messages {sender, index}.
+    let notifications = NotificationCenter(directory: folder)
+    do {
+        let wormhole = try Wormhole(containerPath: rest[0], optionalDirectory: "wormhole", notifications: notifications,
+                                    coordination: CoordinationSpace(directory: folder))
+        for index in 0..<(Int(rest[2]) ?? 1) {
+            try wormhole.enqueueMessage(.dictionary(["sender": .string(rest[3]), "index": .integer(Int64(index))]), identifier: rest[1])
+        }
+    } catch { fail(error) }
+    print("sent")
+
+case "wormhole-listen-queue":
+    // CONTAINER IDENTIFIER TOTAL: prints "got SENDER INDEX" per message; exits after TOTAL.
+    let notifications = NotificationCenter(directory: folder)
+    let total = Int(rest[2]) ?? 1
+    let received = Atomic<Int>(0)
+    do {
+        let wormhole = try Wormhole(containerPath: rest[0], optionalDirectory: "wormhole", notifications: notifications,
+                                    coordination: CoordinationSpace(directory: folder))
+        try wormhole.listenForQueuedMessages(identifier: rest[1]) { message in
+            guard case .dictionary(let entries, _) = message else { return }
+            var sender = "", index: Int64 = -1
+            for entry in entries {
+                if case .string("sender") = entry.key, case .string(let value) = entry.value { sender = value }
+                if case .string("index") = entry.key, case .integer(let value) = entry.value { index = value }
+            }
+            print("got \(sender) \(index)")
+            received.add(1, ordering: .sequentiallyConsistent)
+        }
+    } catch { fail(error) }
+    print("ready")
+    while received.load(ordering: .sequentiallyConsistent) < total { Clock.sleep(0.001) }
+    print("total \(received.load(ordering: .sequentiallyConsistent))")
+
+case "wormhole-listen":
+    // CONTAINER IDENTIFIER: prints "message TEXT" for each message passed (a string).
+    let notifications = NotificationCenter(directory: folder)
+    do {
+        let wormhole = try Wormhole(containerPath: rest[0], optionalDirectory: "wormhole", transiting: rest.count > 2 ? .coordinatedFile : .file,
+                                    notifications: notifications, coordination: CoordinationSpace(directory: folder))
+        try wormhole.listenForMessage(identifier: rest[1]) { message in
+            if case .string(let text)? = message { print("message \(text)") } else { print("message \(String(describing: message))") }
+        }
+    } catch { fail(error) }
     print("ready")
     park()
 
