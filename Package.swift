@@ -202,7 +202,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CoordinationBenchmarks",
-            dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls", "BenchmarkSupport"],
+            dependencies: ["Notifications", "FileCoordination", "SystemCalls", "BenchmarkSupport"],
             path: "Benchmarks/CoordinationBenchmarks"
         ),
         .testTarget(

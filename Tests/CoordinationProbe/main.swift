@@ -162,6 +162,29 @@ case "presenter":
     print("ready")
     park()
 
+case "presenter-echo":
+    // Presents PATH; on each change, a coordinated write of REPLY (which the benchmark presents).
+    final class EchoPresenter: FilePresenter, @unchecked Sendable {
+        let presentedItemPath: String?
+        let reply: String
+        let coordinator: FileCoordinator
+        init(_ path: String, reply: String, coordinator: FileCoordinator) {
+            presentedItemPath = path
+            self.reply = reply
+            self.coordinator = coordinator
+        }
+        func presentedItemDidChange() {
+            let reply = reply
+            // Not on the delivery thread: the write waits for the benchmark's presenter to answer.
+            try? BackgroundThread.start { [coordinator] in try? coordinator.coordinate(writingItemAt: reply) { _ in } }
+        }
+    }
+    let space = CoordinationSpace(directory: folder)
+    let echo = EchoPresenter(rest[0], reply: rest[1], coordinator: FileCoordinator(space: space, timeout: 10))
+    do { try FileCoordinator.addFilePresenter(echo, space: space) } catch { fail(error) }
+    print("ready")
+    park()
+
 case "wormhole-send":
     // CONTAINER IDENTIFIER COUNT SENDER: queues COUNT messages {sender, index}.
     let notifications = NotificationCenter(directory: folder)
