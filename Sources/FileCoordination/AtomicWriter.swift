@@ -6,12 +6,12 @@ public enum AtomicWriter {
     /// Writes `bytes` to `path`: a new file beside it (unique name, created exclusively),
     /// written, flushed (`fsync`), renamed over `path`, then the folder flushed so that the new
     /// name survives a power loss. `Data.write(to:options: .atomic)` on Apple's systems.
-    public static func write(_ bytes: [UInt8], to path: String, permissions: UInt32 = 0o644) throws(CoordinationError) {
+    public static func writeContents(_ bytes: [UInt8], to path: String, permissions: UInt32 = 0o644) throws(CoordinationError) {
         do { try AtomicFile.write(bytes, to: path, permissions: permissions) } catch { throw .system(error) }
     }
 
     /// Reads the whole file at `path`.
-    public static func read(_ path: String) throws(CoordinationError) -> [UInt8] {
+    public static func readContents(_ path: String) throws(CoordinationError) -> [UInt8] {
         do { return try FileSystem.read(path) } catch { throw .system(error) }
     }
 }

@@ -12,7 +12,7 @@ import SystemCalls
 /// ```swift
 /// let coordinator = FileCoordinator()
 /// try coordinator.coordinate(writingItemAt: "/group/notes.plist") { path in
-///     try? AtomicWriter.write(bytes, to: path)
+///     try? AtomicWriter.writeContents(bytes, to: path)
 /// }
 /// ```
 ///

@@ -26,7 +26,7 @@ extension Wormhole {
         let stamp = String(UInt64(Clock.monotonic() * 1e9), radix: 16)
         let sequence = String(Self.sequence.add(1, ordering: .relaxed).newValue, radix: 16)
         let name = String(repeating: "0", count: max(0, 16 - stamp.count)) + stamp + "-" + String(CurrentProcess.id) + "-" + sequence + ".archive"
-        try write(bytes, to: folder + "/" + name)
+        try storeMessage(bytes, at: folder + "/" + name)
         do { try notifications.post(identifier + ".queue") } catch { throw .notification(error) }
     }
 
@@ -52,7 +52,7 @@ extension Wormhole {
         for name in names.sorted() {
             let taken = folder + "/" + me + name
             do { try FileSystem.rename(folder + "/" + name, to: taken) } catch { continue } // another reader took it
-            guard let bytes = try read(taken) else { continue }
+            guard let bytes = try loadMessage(at: taken) else { continue }
             let message = try Self.decode(bytes, path: taken)
             try remove(taken)
             messages.append(message)

@@ -81,7 +81,7 @@ public final class Wormhole: Sendable {
         if let message {
             let bytes: [UInt8]
             do { bytes = try KeyedArchiver.archivedData(withRootValue: message) } catch { throw .unarchivable(error) }
-            try write(bytes, to: path)
+            try storeMessage(bytes, at: path)
         }
         do { try notifications.post(identifier) } catch { throw .notification(error) }
     }
@@ -89,7 +89,7 @@ public final class Wormhole: Sendable {
     /// The identifier's last message; `nil` when there is none. `messageWithIdentifier:`.
     public func message(identifier: String) throws(WormholeError) -> ArchivedValue? {
         let path = try path(forIdentifier: identifier)
-        guard let bytes = try read(path) else { return nil }
+        guard let bytes = try loadMessage(at: path) else { return nil }
         return try Self.decode(bytes, path: path)
     }
 
@@ -129,21 +129,21 @@ public final class Wormhole: Sendable {
 
     // MARK: Files
 
-    func write(_ bytes: [UInt8], to path: String) throws(WormholeError) {
+    func storeMessage(_ bytes: [UInt8], at path: String) throws(WormholeError) {
         switch transiting {
         case .file:
-            do { try AtomicWriter.write(bytes, to: path) } catch { throw .coordination(error) }
+            do { try AtomicWriter.writeContents(bytes, to: path) } catch { throw .coordination(error) }
         case .coordinatedFile:
             let failure = try coordinated { () throws(CoordinationError) -> CoordinationError? in
                 try coordinator.coordinate(writingItemAt: path) { path -> CoordinationError? in
-                    do throws(CoordinationError) { try AtomicWriter.write(bytes, to: path); return nil } catch { return error }
+                    do throws(CoordinationError) { try AtomicWriter.writeContents(bytes, to: path); return nil } catch { return error }
                 }
             }
             if let failure { throw .coordination(failure) }
         }
     }
 
-    func read(_ path: String) throws(WormholeError) -> [UInt8]? {
+    func loadMessage(at path: String) throws(WormholeError) -> [UInt8]? {
         let result: Result<[UInt8], SystemCallError>
         switch transiting {
         case .file:

@@ -11,7 +11,7 @@ struct NotifyutilRun {
     let center = NotificationCenter.shared
 
     /// What kind of registration -w and -# make.
-    enum RegistrationType: String {
+    enum RegistrationType: String, Sendable, Hashable {
         case port, file, check, signal, dispatch, plain
     }
 
@@ -25,9 +25,11 @@ struct NotifyutilRun {
     }
 
     func run() -> Int32 {
-        let quiet = command.flag("-q")
-        let verbose = command.flag("-v")
-        let pause = Double(command.value("-z").flatMap(Int.init) ?? 100) / 1000
+        let meaning = Dictionary(notifyutilOptions.map { ($0.option.name, $0.command) }, uniquingKeysWith: { first, _ in first })
+        let commands = command.sequence.compactMap { given in meaning[given.name].map { ($0, given.values) } }
+        let quiet = commands.contains { $0.0 == .quiet }
+        let verbose = commands.contains { $0.0 == .verbose }
+        let pause = Double(commands.last { $0.0 == .pause }.flatMap { Int($0.1.first ?? "") } ?? 100) / 1000
         var type = RegistrationType.port
         var signal: Int32 = 1
         var watches: [Int32: Watch] = [:]
@@ -39,24 +41,24 @@ struct NotifyutilRun {
         // the mask), so that a delivered signal is read from the descriptor, never its default
         // action.
         var blocked: [Int32] = []
-        for given in command.sequence where given.name == "-signal" { blocked.append(given.values.first.flatMap(Int32.init) ?? 1) }
+        for (kind, values) in commands where kind == .registrationType(.signal) { blocked.append(values.first.flatMap(Int32.init) ?? 1) }
         let signalSource = blocked.isEmpty ? nil : try? SignalDescriptor(Array(Set(blocked)))
-        for given in command.sequence {
-            let key = given.values.first ?? ""
-            switch given.name {
-            case "-port", "-file", "-check", "-dispatch", "-plain":
-                type = RegistrationType(rawValue: String(given.name.dropFirst()))!
-            case "-signal":
-                type = .signal
-                if let number = given.values.first.flatMap(Int32.init) { signal = number }
-            case "-p":
+        for (kind, values) in commands {
+            let key = values.first ?? ""
+            switch kind {
+            case .quiet, .verbose, .pause, .accepted:
+                continue
+            case .registrationType(let chosen):
+                type = chosen
+                if chosen == .signal, let number = values.first.flatMap(Int32.init) { signal = number }
+            case .post:
                 do {
                     try center.post(key)
                     if pause > 0 { Clock.sleep(pause) }
                 } catch { Output.line("\(key): \(error.status)") }
-            case "-w", "-#":
-                let name = given.name == "-#" ? (given.values.count > 1 ? given.values[1] : key) : key
-                let count = given.name == "-#" ? Int(key) : nil
+            case .watch, .watchCount:
+                let name = kind == .watchCount ? (values.count > 1 ? values[1] : key) : key
+                let count = kind == .watchCount ? Int(key) : nil
                 if watches.values.contains(where: { $0.name == name }) {
                     Output.error("Already watching for \(name)")
                     continue
@@ -85,24 +87,22 @@ struct NotifyutilRun {
                 } catch {
                     Output.line("\(name): \(error.status)")
                 }
-            case "-g":
+            case .getState:
                 do {
                     let token = try center.registerPlain(key)
                     let value = try center.state(of: token)
                     try center.cancel(token)
                     Output.line("\(key) \(value)")
                 } catch { Output.line("\(key): \(error.status)") }
-            case "-s":
-                guard given.values.count == 2 else { continue }
-                let value = UInt64(bitPattern: Int64(given.values[1]) ?? 0)
-                if Int64(given.values[1]) == nil { Output.error("value following -s name must be a 64-bit integer") }
+            case .setState:
+                guard values.count == 2 else { continue }
+                let value = UInt64(bitPattern: Int64(values[1]) ?? 0)
+                if Int64(values[1]) == nil { Output.error("value following -s name must be a 64-bit integer") }
                 do {
                     let token = try center.registerPlain(key)
                     try center.setState(value, for: token)
                     try center.cancel(token)
                 } catch { Output.line("\(key): \(error.status)") }
-            default:
-                continue
             }
         }
         if watches.isEmpty { return 0 }

@@ -111,7 +111,7 @@ case "coord-write":
     // A coordinated write of TEXT to PATH, with TIMEOUT; prints "written" or the error.
     let coordinator = FileCoordinator(space: CoordinationSpace(directory: folder), timeout: Double(rest.count > 2 ? rest[2] : "10") ?? 10)
     do {
-        try coordinator.coordinate(writingItemAt: rest[0]) { path in try? AtomicWriter.write(Array(rest[1].utf8), to: path) }
+        try coordinator.coordinate(writingItemAt: rest[0]) { path in try? AtomicWriter.writeContents(Array(rest[1].utf8), to: path) }
         print("written")
     } catch { print("error \(error)") }
 
@@ -124,7 +124,7 @@ case "coord-increment":
             try coordinator.coordinate(writingItemAt: path) { path in
                 let text = (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) } ?? "0"
                 let value = (Int(text) ?? 0) + 1
-                try? AtomicWriter.write(Array(String(value).utf8), to: path)
+                try? AtomicWriter.writeContents(Array(String(value).utf8), to: path)
             }
         }
     } catch { fail(error) }
@@ -143,7 +143,7 @@ case "presenter":
         func presentedSubitemDidChange(at path: String) { print("subitem-changed \(path)") }
         func presentedSubitem(at oldPath: String, didMoveTo newPath: String) { print("subitem-moved \(oldPath) \(newPath)") }
         func savePresentedItemChanges(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-            if let unsaved { try? AtomicWriter.write(Array(unsaved.utf8), to: path.withLock { $0 }) }
+            if let unsaved { try? AtomicWriter.writeContents(Array(unsaved.utf8), to: path.withLock { $0 }) }
             print("save")
             completionHandler(nil)
         }

@@ -124,12 +124,12 @@ struct FileCoordinationTests {
     @Test("Atomic writes replace the whole file and leave no temporary file")
     func atomicWrites() throws {
         let (_, docs) = try freshSpace()
-        try AtomicWriter.write(Array("first".utf8), to: docs + "/a.txt")
-        try AtomicWriter.write(Array("second, longer".utf8), to: docs + "/a.txt", permissions: 0o600)
-        #expect(try AtomicWriter.read(docs + "/a.txt") == Array("second, longer".utf8))
+        try AtomicWriter.writeContents(Array("first".utf8), to: docs + "/a.txt")
+        try AtomicWriter.writeContents(Array("second, longer".utf8), to: docs + "/a.txt", permissions: 0o600)
+        #expect(try AtomicWriter.readContents(docs + "/a.txt") == Array("second, longer".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: docs) == ["a.txt"])
         let mode = try FileManager.default.attributesOfItem(atPath: docs + "/a.txt")[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(throws: CoordinationError.self) { try AtomicWriter.write([1], to: docs + "/missing/a.txt") }
+        #expect(throws: CoordinationError.self) { try AtomicWriter.writeContents([1], to: docs + "/missing/a.txt") }
     }
 }

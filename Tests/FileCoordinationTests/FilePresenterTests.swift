@@ -31,7 +31,7 @@ struct FilePresenterTests {
         let probe = try presenter(space, docs + "/a.txt")
         defer { probe.stop() }
         let coordinator = FileCoordinator(space: CoordinationSpace(directory: space), timeout: 5)
-        try coordinator.coordinate(writingItemAt: docs + "/a.txt") { path in try? AtomicWriter.write(Array("new".utf8), to: path) }
+        try coordinator.coordinate(writingItemAt: docs + "/a.txt") { path in try? AtomicWriter.writeContents(Array("new".utf8), to: path) }
         #expect(probe.waitForLine(startingWith: "changed") != nil)
         #expect(probe.output == ["ready", "save", "relinquish-writer", "reacquire", "changed"])
     }
@@ -39,13 +39,13 @@ struct FilePresenterTests {
     @Test("A reader sees what the presenter saved first; withoutChanges does not ask")
     func saveBeforeRead() throws {
         let (space, docs) = try freshSpace()
-        try AtomicWriter.write(Array("on disk".utf8), to: docs + "/a.txt")
+        try AtomicWriter.writeContents(Array("on disk".utf8), to: docs + "/a.txt")
         let probe = try presenter(space, docs + "/a.txt", unsaved: "unsaved edits")
         defer { probe.stop() }
         let coordinator = FileCoordinator(space: CoordinationSpace(directory: space), timeout: 5)
-        let stale = try coordinator.coordinate(readingItemAt: docs + "/a.txt", options: .withoutChanges) { try? AtomicWriter.read($0) }
+        let stale = try coordinator.coordinate(readingItemAt: docs + "/a.txt", options: .withoutChanges) { try? AtomicWriter.readContents($0) }
         #expect(stale == Array("on disk".utf8))
-        let read = try coordinator.coordinate(readingItemAt: docs + "/a.txt") { try? AtomicWriter.read($0) }
+        let read = try coordinator.coordinate(readingItemAt: docs + "/a.txt") { try? AtomicWriter.readContents($0) }
         #expect(read == Array("unsaved edits".utf8))
         #expect(probe.output.filter { $0 == "save" }.count == 1)
     }
@@ -53,7 +53,7 @@ struct FilePresenterTests {
     @Test("A move is told to the presenter, which then follows its item to the new path")
     func move() throws {
         let (space, docs) = try freshSpace()
-        try AtomicWriter.write(Array("x".utf8), to: docs + "/a.txt")
+        try AtomicWriter.writeContents(Array("x".utf8), to: docs + "/a.txt")
         let probe = try presenter(space, docs + "/a.txt")
         defer { probe.stop() }
         let coordinator = FileCoordinator(space: CoordinationSpace(directory: space), timeout: 5)
@@ -69,7 +69,7 @@ struct FilePresenterTests {
     @Test("A deletion asks the presenter to accommodate it instead of saving")
     func deletion() throws {
         let (space, docs) = try freshSpace()
-        try AtomicWriter.write(Array("x".utf8), to: docs + "/a.txt")
+        try AtomicWriter.writeContents(Array("x".utf8), to: docs + "/a.txt")
         let probe = try presenter(space, docs + "/a.txt")
         defer { probe.stop() }
         try FileCoordinator(space: CoordinationSpace(directory: space), timeout: 5)
