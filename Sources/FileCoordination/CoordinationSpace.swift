@@ -45,8 +45,12 @@ public final class CoordinationSpace: Sendable {
 
     func table() throws(CoordinationError) -> CoordinationTable {
         if let table = state.withLock({ $0.table }) { return table }
-        do {
+        do throws(SystemCallError) {
             try FileSystem.makeDirectories(directory, permissions: 0o700)
+            // The table is shared memory: a folder another user owns (made in /tmp before us) is refused.
+            guard FileSystem.status(directory)?.owner == ProcessSignals.userID else {
+                throw SystemCallError(.open, path: directory, errno: .permissionDenied)
+            }
             let table = try CoordinationTable(path: directory + "/coordination.table")
             return state.withLock { state in
                 if let current = state.table { return current }
@@ -134,8 +138,10 @@ public final class CoordinationSpace: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 3 * 4096 + 4 * 1024, alignment: 8)
         while true {
             _ = try? Poll.readable([mailbox.descriptor], timeout: nil)
-            while let count = try? mailbox.receive(into: buffer) {
-                guard let message = PresenterMessage(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { continue }
+            while let received = try? mailbox.receive(into: buffer) {
+                // Another user could send to the abstract name: their messages are dropped.
+                guard received.senderUser == ProcessSignals.userID,
+                      let message = PresenterMessage(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<received.count])) else { continue }
                 handle(message, table: table, timeout: timeout)
             }
         }

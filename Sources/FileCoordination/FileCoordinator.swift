@@ -239,8 +239,9 @@ public final class FileCoordinator: Sendable {
                 throw .presenterDidNotRespond(path: shown, process: presenter.pid, request: "save and relinquish", seconds: timeout)
             }
             _ = try? Poll.readable([replies.descriptor], timeout: remaining)
-            while let count = try? replies.receive(into: buffer) {
-                guard let reply = PresenterMessage(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count])), reply.kind == .reply,
+            while let received = try? replies.receive(into: buffer) {
+                guard received.senderUser == ProcessSignals.userID,
+                      let reply = PresenterMessage(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<received.count])), reply.kind == .reply,
                       let from = waiting.removeValue(forKey: reply.request) else { continue }
                 if reply.flags & 1 == 1 { throw .presenterFailed(path: shown, process: from.pid, message: String(decoding: reply.third, as: UTF8.self)) }
             }

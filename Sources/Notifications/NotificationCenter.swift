@@ -48,8 +48,12 @@ public final class NotificationCenter: Sendable {
 
     func table() throws(NotificationError) -> NotificationTable {
         if let table = opened.withLock({ $0 }) { return table }
-        do {
+        do throws(SystemCallError) {
             try FileSystem.makeDirectories(directory, permissions: 0o700)
+            // The table is shared memory: a folder another user owns (made in /tmp before us) is refused.
+            guard FileSystem.status(directory)?.owner == ProcessSignals.userID else {
+                throw SystemCallError(.open, path: directory, errno: .permissionDenied)
+            }
             let table = try NotificationTable(path: directory + "/notify.table")
             return opened.withLock { current in
                 if let current { return current }

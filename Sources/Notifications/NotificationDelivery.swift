@@ -59,8 +59,11 @@ extension NotificationCenter {
             var slots: [Int] = []
             var rescan = false
             var local = false
-            while let count = try? mailbox.receive(into: buffer), count >= 4 {
+            while let received = try? mailbox.receive(into: buffer) {
+                // Only this user's processes post here; a slot number is checked before use.
+                guard received.count >= 4, received.senderUser == ProcessSignals.userID else { continue }
                 let value = buffer.load(as: UInt32.self)
+                guard value >= UInt32.max - 1 || Int(value) < NotificationTable.slotCount else { continue }
                 if value == UInt32.max { rescan = true } else if value == UInt32.max - 1 { local = true } else if !slots.contains(Int(value)) { slots.append(Int(value)) }
             }
             if let process = state.withLock({ $0.identity?.process }),

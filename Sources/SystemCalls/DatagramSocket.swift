@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +8,9 @@ import Musl
 /// A Unix datagram socket with a name in Linux's abstract namespace (no file to clean up: the
 /// name goes with the socket, so a message to a dead process fails at once with
 /// `ECONNREFUSED`). Non-blocking: a full receiver makes `send` fail with `EAGAIN` instead of
-/// stalling the sender.
+/// stalling the sender. An abstract name has no file permissions: any local user may send to it,
+/// so every datagram is received with its sender's credentials (`SO_PASSCRED`), which the kernel
+/// fills in and the sender cannot forge, and a receiver drops those of other users.
 package final class DatagramSocket: Sendable {
     /// The socket.
     package let descriptor: OwnedDescriptor
@@ -24,6 +27,7 @@ package final class DatagramSocket: Sendable {
         let shown = requested.map { "@" + DisplayName.of($0) }
         let raw = try invoke(.socket, path: shown) { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         descriptor = OwnedDescriptor(taking: raw, path: shown)
+        _ = try invoke(.socket, path: shown) { di_pass_credentials(raw) }
         if let requested {
             guard requested.count <= Self.maximumNameLength else { throw SystemCallError(.bind, path: shown, errno: .fileNameTooLong) }
             var address = Self.address(requested)
@@ -91,13 +95,26 @@ package final class DatagramSocket: Sendable {
         }
     }
 
-    /// Receives one datagram into `buffer`: its length (a longer datagram is cut), or `nil` when
-    /// none is queued. The corresponding C function is `recv`.
-    package func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
+    /// One datagram received: its length and who sent it.
+    package struct Received: Sendable, Hashable {
+        /// The bytes received (a longer datagram is cut to the buffer).
+        package var count: Int
+        /// The sender's real user id, as the kernel saw it.
+        package var senderUser: UInt32
+        /// The sender's process id.
+        package var senderProcess: Int32
+    }
+
+    /// Receives one datagram into `buffer`, or `nil` when none is queued. The corresponding C
+    /// function is `recvmsg` (with `SCM_CREDENTIALS`).
+    package func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Received? {
+        var user: UInt32 = 0
+        var process: Int32 = 0
         do {
-            return try descriptor.withRaw { (raw) throws(SystemCallError) -> Int in
-                try invoke(.receive, path: descriptor.path) { recv(raw, buffer.baseAddress, buffer.count, 0) }
+            let count = try descriptor.withRaw { (raw) throws(SystemCallError) -> Int in
+                try invoke(.receive, path: descriptor.path) { di_recv_with_credentials(raw, buffer.baseAddress, UInt(buffer.count), &user, &process) }
             }
+            return Received(count: count, senderUser: user, senderProcess: process)
         } catch where error.errno == .resourceTemporarilyUnavailable {
             return nil
         }
