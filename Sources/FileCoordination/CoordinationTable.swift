@@ -11,7 +11,7 @@ import SystemCalls
 /// - header, 4096: magic `DICOORD1`, version, boot id, table id, the mutex at 64, the next
 ///   ticket at 128, the pid of the last lock holder at 136, high-water marks of claims (140)
 ///   and presenters (144) so that scans stop where no entry was ever used, and the claim slot
-///   to try first (148);
+///   freed last (148), not handed out again at once;
 /// - process records at 4096: 1024 × 64 (mutex held by the process's delivery thread,
 ///   generation, pid, in use);
 /// - claims at 69,632: 512 × 336 (mutex, in use, kind 1 read / 2 write, ticket, pid, depth,
@@ -134,18 +134,22 @@ final class CoordinationTable: @unchecked Sendable {
     }
 
     /// Adds claims for `items` with one new ticket, each locked by this thread; their indexes.
+    /// The lowest free slots are used (scans stop at the high-water mark), except the slot freed
+    /// last: a waiter may be about to wait on its old claim's mutex. Claims of dead holders are
+    /// reaped when the table looks full, and by waiters that find a holder dead.
     func addClaims(_ items: [(hashes: [UInt64], writing: Bool)], thread: UInt64) throws(CoordinationError) -> (ticket: UInt64, claims: [Int]) {
-        reapDeadClaims()
         let ticket = u64(128) &+ 1
         setU64(128, ticket)
+        let lastFreed = Int(u32(148))
         var taken: [Int] = []
         for item in items {
-            // Round robin from after the last slot handed out: a slot just freed is not handed
-            // out again at once (a waiter may be about to wait on its old claim).
-            let start = Int(u32(148)) % Self.claimCount
-            guard let index = (0..<Self.claimCount).lazy.map({ (start + $0) % Self.claimCount })
-                .first(where: { u32(self.claimOffset($0) + 40) == 0 && !taken.contains($0) }) else {
-                for claim in taken { setU32(claimOffset(claim) + 40, 0); claimMutex(claim).unlock() }
+            var found = freeClaim(excluding: taken, lastFreed: lastFreed)
+            if found == nil {
+                reapDeadClaims()
+                found = freeClaim(excluding: taken, lastFreed: -1)
+            }
+            guard let index = found else {
+                removeClaims(taken)
                 throw .tableFull(path: path, limit: "\(Self.claimCount) items in use at once")
             }
             do { _ = try claimMutex(index).lock(timeout: 1) } catch { throw .system(error) }
@@ -158,10 +162,14 @@ final class CoordinationTable: @unchecked Sendable {
             setHashes(at: offset + 72, item.hashes)
             setU32(offset + 40, 1)
             if index >= claimsInUse { setU32(140, UInt32(index + 1)) }
-            setU32(148, UInt32((index + 1) % Self.claimCount))
             taken.append(index)
         }
         return (ticket, taken)
+    }
+
+    private func freeClaim(excluding taken: [Int], lastFreed: Int) -> Int? {
+        for index in 0..<Self.claimCount where index != lastFreed && u32(claimOffset(index) + 40) == 0 && !taken.contains(index) { return index }
+        return nil
     }
 
     /// The oldest claim that conflicts with one of `mine` and came before them.
@@ -183,6 +191,7 @@ final class CoordinationTable: @unchecked Sendable {
     func removeClaims(_ claims: [Int]) {
         for index in claims {
             setU32(claimOffset(index) + 40, 0)
+            setU32(148, UInt32(index))
             claimMutex(index).unlock()
         }
     }

@@ -121,17 +121,21 @@ public final class FileCoordinator: Sendable {
         let table = try space.table()
         let thread = UInt64(BackgroundThread.current)
         let deadline = Clock.monotonic() + timeout
-        let (ticket, claims) = try table.locked(timeout: timeout) { () throws(CoordinationError) in
-            try table.addClaims(zip(items, intents).map { ($0.hashes, $1.isWriting) }, thread: thread)
-        }
-        defer { try? table.locked(timeout: timeout) { () throws(CoordinationError) in table.removeClaims(claims) } }
-        try waitForTurn(table, claims: claims, ticket: ticket, thread: thread, deadline: deadline, shown: intents[0].path)
-
         // Presenters: asked before, told after; never this coordinator's own.
         let own = filePresenter.flatMap(space.localID(of:))
         let ownProcess = space.state.withLock { $0.identity?.process }
-        let related = try table.locked(timeout: max(0, deadline - Clock.monotonic())) { () throws(CoordinationError) -> [[CoordinationTable.Presenter]] in
-            items.map { table.presenters(relatedTo: $0.hashes).filter { !($0.localID == own && $0.process == ownProcess) } }
+        let presenters = { items.map { table.presenters(relatedTo: $0.hashes).filter { !($0.localID == own && $0.process == ownProcess) } } }
+        // One pass under the lock when nothing is in the way: claim, look for a blocker, find presenters.
+        let (ticket, claims, blocked, first) = try table.locked(timeout: timeout) { () throws(CoordinationError) in
+            let (ticket, claims) = try table.addClaims(zip(items, intents).map { ($0.hashes, $1.isWriting) }, thread: thread)
+            let blocked = table.blocker(of: claims, ticket: ticket, thread: thread) != nil
+            return (ticket, claims, blocked, blocked ? [] : presenters())
+        }
+        defer { try? table.locked(timeout: timeout) { () throws(CoordinationError) in table.removeClaims(claims) } }
+        var related = first
+        if blocked {
+            try waitForTurn(table, claims: claims, ticket: ticket, thread: thread, deadline: deadline, shown: intents[0].path)
+            related = try table.locked(timeout: max(0, deadline - Clock.monotonic())) { () throws(CoordinationError) in presenters() }
         }
         var asked: [(CoordinationTable.Presenter, PresenterMessage)] = []
         var generator = SystemRandomNumberGenerator()
