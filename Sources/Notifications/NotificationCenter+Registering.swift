@@ -166,12 +166,13 @@ extension NotificationCenter {
 
     /// Ends a ``suspend(_:)``. `notify_resume`.
     public func resume(_ token: NotificationToken) throws(NotificationError) {
-        let slot = try state.withLock { (state) throws(NotificationError) -> Int? in
+        let mailbox = try state.withLock { (state) throws(NotificationError) -> DatagramSocket? in
             guard state.registrations[token.rawValue] != nil else { throw .invalidToken(token) }
             state.registrations[token.rawValue]!.suspended = max(0, state.registrations[token.rawValue]!.suspended - 1)
-            return state.registrations[token.rawValue]!.slot
+            return state.mailbox
         }
-        if let slot { deliver(slots: [slot], local: true) } else { deliver(slots: [], local: true) }
+        // The delivery thread looks at every name again (handlers run there only, one at a time).
+        if let mailbox { try? mailbox.send(slotMessage(UInt32.max), to: mailbox.name, timeout: 1) }
     }
 
     /// Ends a registration; the last one of this process for a name takes the process off the

@@ -90,6 +90,23 @@ struct NotificationCenterTests {
         #expect(calls.load(ordering: .sequentiallyConsistent) == 1)
     }
 
+    @Test("A stopped observer never slows a poster; it gets one delivery when continued")
+    func stoppedObserver() throws {
+        let folder = try freshFolder()
+        let observer = try ProbeProcess.probe(["notify-register-park", folder, "com.example.busy"])
+        defer { observer.stop() }
+        #expect(observer.waitForLine(startingWith: "ready") != nil)
+        observer.signal(SIGSTOP)
+        let center = NotificationCenter(directory: folder)
+        let start = Date()
+        for _ in 0..<10_000 { try center.post("com.example.busy") }
+        #expect(Date().timeIntervalSince(start) < 5)
+        observer.signal(SIGCONT)
+        #expect(observer.waitForLine(startingWith: "posted") != nil)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(observer.output.filter { $0 == "posted" }.count == 1, "10,000 posts coalesced while it was stopped")
+    }
+
     @Test("State is shared while a registration holds the name, and forgotten after the last")
     func stateLifetime() throws {
         let folder = try freshFolder()
