@@ -73,8 +73,9 @@ public final class CoordinationSpace: Sendable {
     // MARK: Presenters
 
     func add(_ presenter: any FilePresenter, timeout: Double) throws(CoordinationError) {
-        guard localID(of: presenter) == nil else { return }
-        let path = try ItemPath(presenter.presentedItemPath ?? "/")
+        // A presenter with no item (yet) presents nothing: Apple's sends it no messages either.
+        guard localID(of: presenter) == nil, let presented = presenter.presentedItemPath else { return }
+        let path = try ItemPath(presented)
         let table = try table()
         try startDelivery(table, timeout: timeout)
         guard let identity = state.withLock({ $0.identity }) else { throw .system(SystemCallError(.thread, errno: .noSuchProcess)) }
