@@ -14,9 +14,7 @@ public final class CoordinationSpace: Sendable {
 
     /// The default folder (the same one as the notification table's).
     public static func defaultDirectory() -> String {
-        if let explicit = Environment.value("DOCUMENT_INTERCHANGE_NOTIFY_DIR"), !explicit.isEmpty { return explicit }
-        if let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/document-interchange" }
-        return "/tmp/document-interchange-\(ProcessSignals.userID)"
+        InterprocessFolder.defaultPath()
     }
 
     /// A space over the table in `directory` (created with mode 0700 when missing).
@@ -46,11 +44,7 @@ public final class CoordinationSpace: Sendable {
     func table() throws(CoordinationError) -> CoordinationTable {
         if let table = state.withLock({ $0.table }) { return table }
         do throws(SystemCallError) {
-            try FileSystem.makeDirectories(directory, permissions: 0o700)
-            // The table is shared memory: a folder another user owns (made in /tmp before us) is refused.
-            guard FileSystem.status(directory)?.owner == ProcessSignals.userID else {
-                throw SystemCallError(.open, path: directory, errno: .permissionDenied)
-            }
+            try InterprocessFolder.prepare(directory)
             let table = try CoordinationTable(path: directory + "/coordination.table")
             return state.withLock { state in
                 if let current = state.table { return current }
@@ -108,16 +102,15 @@ public final class CoordinationSpace: Sendable {
             if let failure = state.withLock({ $0.startFailure }) { throw failure }
             return
         }
-        let ready: Pipe
-        do { ready = try Pipe() } catch { throw .system(error) }
-        let readyWrite = ready.write
-        do { try BackgroundThread.start { [self] in self.deliveryLoop(table, timeout: timeout, ready: readyWrite) } } catch { throw .system(error) }
-        var byte: UInt8 = 0
-        _ = try? withUnsafeMutableBytes(of: &byte) { try ready.read.read(into: $0) }
+        do {
+            try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, timeout: timeout, ready: ready) }
+        } catch {
+            throw .system(error)
+        }
         if let failure = state.withLock({ $0.startFailure }) { throw failure }
     }
 
-    private func deliveryLoop(_ table: CoordinationTable, timeout: Double, ready: OwnedDescriptor) {
+    private func deliveryLoop(_ table: CoordinationTable, timeout: Double, ready: @Sendable () -> Void) {
         let mailbox: DatagramSocket
         do {
             let identity = try table.locked(timeout: timeout) { () throws(CoordinationError) -> (Int, UInt32) in
@@ -132,10 +125,10 @@ public final class CoordinationSpace: Sendable {
             }
         } catch {
             state.withLock { $0.startFailure = error as? CoordinationError ?? .system(SystemCallError(.thread, errno: .ioError)) }
-            _ = try? ready.writeAll([1])
+            ready()
             return
         }
-        _ = try? ready.writeAll([1])
+        ready()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 3 * 4096 + 4 * 1024, alignment: 8)
         while true {
             _ = try? Poll.readable([mailbox.descriptor], timeout: nil)

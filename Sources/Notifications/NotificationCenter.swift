@@ -41,19 +41,13 @@ public final class NotificationCenter: Sendable {
     /// `/tmp/document-interchange-UID`: one table per user, on a memory file system where the
     /// system provides one.
     public static func defaultDirectory() -> String {
-        if let explicit = Environment.value("DOCUMENT_INTERCHANGE_NOTIFY_DIR"), !explicit.isEmpty { return explicit }
-        if let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/document-interchange" }
-        return "/tmp/document-interchange-\(ProcessSignals.userID)"
+        InterprocessFolder.defaultPath()
     }
 
     func table() throws(NotificationError) -> NotificationTable {
         if let table = opened.withLock({ $0 }) { return table }
         do throws(SystemCallError) {
-            try FileSystem.makeDirectories(directory, permissions: 0o700)
-            // The table is shared memory: a folder another user owns (made in /tmp before us) is refused.
-            guard FileSystem.status(directory)?.owner == ProcessSignals.userID else {
-                throw SystemCallError(.open, path: directory, errno: .permissionDenied)
-            }
+            try InterprocessFolder.prepare(directory)
             let table = try NotificationTable(path: directory + "/notify.table")
             return opened.withLock { current in
                 if let current { return current }

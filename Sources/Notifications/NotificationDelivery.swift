@@ -21,20 +21,15 @@ extension NotificationCenter {
             if let failure = state.withLock({ $0.startFailure }) { throw failure }
             return
         }
-        let ready: Pipe
-        do { ready = try Pipe() } catch { throw .system(error) }
-        let readyWrite = ready.write
         do {
-            try BackgroundThread.start { [self] in self.deliveryLoop(table, ready: readyWrite) }
+            try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, ready: ready) }
         } catch {
             throw .system(error)
         }
-        var byte: UInt8 = 0
-        _ = try? withUnsafeMutableBytes(of: &byte) { try ready.read.read(into: $0) }
         if let failure = state.withLock({ $0.startFailure }) { throw failure }
     }
 
-    func deliveryLoop(_ table: NotificationTable, ready: OwnedDescriptor) {
+    func deliveryLoop(_ table: NotificationTable, ready: @Sendable () -> Void) {
         let mailbox: DatagramSocket
         do {
             let identity = try table.locked(timeout: lockTimeout) { () throws(NotificationError) -> (Int, UInt32) in
@@ -49,10 +44,10 @@ extension NotificationCenter {
             }
         } catch {
             state.withLock { $0.startFailure = error as? NotificationError ?? .system(SystemCallError(.thread, errno: .ioError)) }
-            _ = try? ready.writeAll([1])
+            ready()
             return
         }
-        _ = try? ready.writeAll([1])
+        ready()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
         while true {
             _ = try? Poll.readable([mailbox.descriptor], timeout: nil)

@@ -47,23 +47,14 @@ final class NotificationTable: @unchecked Sendable {
 
     init(path: String) throws(SystemCallError) {
         self.path = path
-        mapping = try SharedMapping(path: path, size: Self.size, isValid: { base in
-            base.load(as: UInt64.self) == Self.magic && base.load(fromByteOffset: 8, as: UInt32.self) == Self.version
-                && base.load(fromByteOffset: 16, as: UInt64.self) == SharedMapping.bootIdentifier
-        }, initialize: { (base) throws(SystemCallError) in
-            base.storeBytes(of: Self.version, toByteOffset: 8, as: UInt32.self)
-            base.storeBytes(of: SharedMapping.bootIdentifier, toByteOffset: 16, as: UInt64.self)
-            var generator = SystemRandomNumberGenerator()
-            base.storeBytes(of: generator.next(), toByteOffset: 24, as: UInt64.self)
-            try SharedMutex.initialize(at: base + 64)
+        mapping = try SharedMapping.table(path: path, size: Self.size, magic: Self.magic, version: Self.version) { (base) throws(SystemCallError) in
             for index in 0..<Self.processCount {
                 try SharedMutex.initialize(at: base + Self.processesOffset + index * Self.processRecordSize)
             }
-            base.storeBytes(of: Self.magic, toByteOffset: 0, as: UInt64.self)
-        })
+        }
         base = mapping.base
-        mutex = SharedMutex(at: base + 64)
-        tableID = base.load(fromByteOffset: 24, as: UInt64.self)
+        mutex = mapping.tableMutex
+        tableID = mapping.tableID
     }
 
     // MARK: Words

@@ -29,6 +29,16 @@ package enum BackgroundThread {
         pthread_detach(thread)
     }
 
+    /// Starts `body` on a new detached thread and waits until it calls the `ready` closure it
+    /// is given (after its setup, whether that worked or not).
+    package static func startAndWait(_ body: @escaping @Sendable (_ ready: @escaping @Sendable () -> Void) -> Void) throws(SystemCallError) {
+        let handshake = try Pipe()
+        let signal = handshake.write
+        try start { body { _ = try? signal.writeAll([1]) } }
+        var byte: UInt8 = 0
+        _ = try? withUnsafeMutableBytes(of: &byte) { try handshake.read.read(into: $0) }
+    }
+
     /// An identifier of the calling thread, for "am I the delivery thread?" checks. The
     /// corresponding C function is `pthread_self`.
     package static var current: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))) }

@@ -29,26 +29,16 @@ package final class SharedMapping: @unchecked Sendable {
         self.path = path
         count = size
         // A fast path without the side lock: the file exists and is valid.
-        if let file = try? OwnedDescriptor.open(path, .readWrite, options: [.noFollow]),
-           (try? file.status().size) == Int64(size),
-           let pointer = try? Self.map(file, size: size) {
-            if isValid(UnsafeRawPointer(pointer)) {
-                address = Int(bitPattern: pointer)
-                return
-            }
-            munmap(pointer, size)
+        if let pointer = Self.mapExisting(path, size: size, isValid: isValid) {
+            address = Int(bitPattern: pointer)
+            return
         }
         let guardFile = try OwnedDescriptor.open(path + ".lock", .readWrite, options: [.create, .noFollow], permissions: 0o600)
         _ = try guardFile.withRaw { (raw) throws(SystemCallError) -> Int32 in try invoke(.flock, path: path + ".lock") { flock(raw, LOCK_EX) } }
         // Under the lock, look again: another process may have made it meanwhile.
-        if let file = try? OwnedDescriptor.open(path, .readWrite, options: [.noFollow]),
-           (try? file.status().size) == Int64(size),
-           let pointer = try? Self.map(file, size: size) {
-            if isValid(UnsafeRawPointer(pointer)) {
-                address = Int(bitPattern: pointer)
-                return
-            }
-            munmap(pointer, size)
+        if let pointer = Self.mapExisting(path, size: size, isValid: isValid) {
+            address = Int(bitPattern: pointer)
+            return
         }
         let slash = path.lastIndex(of: "/")
         let folderPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -71,6 +61,41 @@ package final class SharedMapping: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The file at `path` mapped, when it exists, has `size` bytes and `isValid` accepts it.
+    private static func mapExisting(_ path: String, size: Int, isValid: (UnsafeRawPointer) -> Bool) -> UnsafeMutableRawPointer? {
+        guard let file = try? OwnedDescriptor.open(path, .readWrite, options: [.noFollow]),
+              (try? file.status().size) == Int64(size), let pointer = try? map(file, size: size) else { return nil }
+        if isValid(UnsafeRawPointer(pointer)) { return pointer }
+        munmap(pointer, size)
+        return nil
+    }
+
+    /// A table with the common header: magic (8 bytes) at 0, version (4) at 8, the boot it was
+    /// made in at 16 (``bootIdentifier``), a random id at 24 (``tableID``), and the table's
+    /// robust mutex at 64 (``tableMutex``); `initialize` fills the rest. A file of another
+    /// layout, version or boot is replaced.
+    package static func table(path: String, size: Int, magic: UInt64, version: UInt32,
+                              initialize: (UnsafeMutableRawPointer) throws(SystemCallError) -> Void) throws(SystemCallError) -> SharedMapping {
+        try SharedMapping(path: path, size: size, isValid: { base in
+            base.load(as: UInt64.self) == magic && base.load(fromByteOffset: 8, as: UInt32.self) == version
+                && base.load(fromByteOffset: 16, as: UInt64.self) == bootIdentifier
+        }, initialize: { (base) throws(SystemCallError) in
+            base.storeBytes(of: version, toByteOffset: 8, as: UInt32.self)
+            base.storeBytes(of: bootIdentifier, toByteOffset: 16, as: UInt64.self)
+            var generator = SystemRandomNumberGenerator()
+            base.storeBytes(of: generator.next(), toByteOffset: 24, as: UInt64.self)
+            try SharedMutex.initialize(at: base + 64)
+            try initialize(base)
+            // The magic last: a file renamed into place is complete, whatever the order of stores.
+            base.storeBytes(of: magic, toByteOffset: 0, as: UInt64.self)
+        })
+    }
+
+    /// The random id of a ``table(path:size:magic:version:initialize:)``.
+    package var tableID: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
+    /// The robust mutex of a ``table(path:size:magic:version:initialize:)``.
+    package var tableMutex: SharedMutex { SharedMutex(at: base + 64) }
 
     private static func map(_ file: OwnedDescriptor, size: Int) throws(SystemCallError) -> UnsafeMutableRawPointer {
         if let forced = FaultInjection.failure(of: .mmap, path: file.path) { throw SystemCallError(.mmap, path: file.path, errno: forced) }

@@ -8,15 +8,6 @@ import Testing
 /// Every test has its own folder, so its own table: tests run in parallel without meeting.
 func freshFolder() throws -> String { try TestSupport.temporaryDirectory().path }
 
-/// Waits until `condition` holds, at most `timeout` seconds.
-func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-    return condition()
-}
 
 @Suite("Notifications between processes")
 struct NotificationCenterTests {

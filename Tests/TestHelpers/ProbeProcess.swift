@@ -86,3 +86,13 @@ public final class ProbeProcess: @unchecked Sendable {
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }
+
+/// Waits until `condition` holds, at most `timeout` seconds; whether it held.
+public func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    return condition()
+}

@@ -123,12 +123,3 @@ struct WormholeTests {
     }
 }
 
-/// Waits until `condition` holds, at most `timeout` seconds.
-func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-    return condition()
-}
