@@ -19,34 +19,8 @@ let staticExecutable: [LinkerSetting] = [
 // 300 runs): `openin --list` 1.2 ms either way, `uti conforms` 1.0 vs 0.9 ms, within the noise.
 let prespecialize: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-prespecialize-generic-metadata"])]
 
-let package = Package(
-    name: "DocumentInterchange",
-    products: [
-        .library(name: "PropertyLists", targets: ["PropertyLists"]),
-        .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
-        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
-        .library(name: "AppRegistry", targets: ["AppRegistry"]),
-        .library(name: "Handlers", targets: ["Handlers"]),
-        .library(name: "Receiver", targets: ["Receiver"]),
-        .library(name: "URLSchemes", targets: ["URLSchemes"]),
-        .library(name: "AppInterchange", targets: ["AppInterchange"]),
-        .library(name: "AppGroups", targets: ["AppGroups"]),
-        .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
-        .executable(name: "plutil", targets: ["plutil"]),
-        .executable(name: "uti", targets: ["uti"]),
-        .executable(name: "openin", targets: ["openin"]),
-        .executable(name: "inboxd", targets: ["inboxd"]),
-        .executable(name: "openurl", targets: ["openurl"]),
-        .executable(name: "defaults", targets: ["defaults"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    ],
-    targets: [
+// The libraries and the C modules they use, lowest first.
+let libraryTargets: [Target] = [
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -131,11 +105,30 @@ let package = Package(
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
         ),
+        // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
+        .target(
+            name: "Notifications",
+            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
+        .target(
+            name: "FileCoordination",
+            dependencies: ["SystemCalls"]
+        ),
+        // MMWormhole: archived messages in a group container, a Darwin notification per identifier.
+        .target(
+            name: "Wormhole",
+            dependencies: ["Notifications", "FileCoordination", "KeyedArchives", "PropertyLists", "SystemCalls"]
+        ),
         .target(
             name: "ToolSupport",
             dependencies: ["SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+]
+
+// The command-line tools: thin shells over the libraries.
+let toolTargets: [Target] = [
         .executableTarget(
             name: "uti",
             dependencies: ["SystemCalls", "AppRegistry", "UniformTypes", "PropertyLists", "ToolSupport", "URLSchemes"],
@@ -171,6 +164,12 @@ let package = Package(
             linkerSettings: staticExecutable
         ),
         .executableTarget(
+            name: "notifyutil",
+            dependencies: ["Notifications", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
             name: "plutil",
             dependencies: [
                 "PropertyLists",
@@ -181,6 +180,10 @@ let package = Package(
             ],
             linkerSettings: staticExecutable
         ),
+]
+
+// Benchmarks, samples, examples, and the programs the tests start.
+let supportTargets: [Target] = [
         // The seed's story as real programs on the app-side library (Samples/Apps/Person*.app run them).
         .executableTarget(
             name: "PersonEditor",
@@ -248,14 +251,42 @@ let package = Package(
             dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
             path: "Samples/AppGroups/GroupNotes"
         ),
-        .testTarget(
-            name: "SharedDefaultsTests",
-            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes"]
-        ),
         .executableTarget(
             name: "GroupDefaultsBenchmarks",
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/GroupDefaultsBenchmarks"
+        ),
+        // The other process in the coordination and notification tests (writers, presenters,
+        // observers, processes to kill or stop).
+        .executableTarget(
+            name: "coordination-probe",
+            dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls"],
+            path: "Tests/CoordinationProbe"
+        ),
+        .executableTarget(
+            name: "CoordinationBenchmarks",
+            dependencies: ["Notifications", "FileCoordination", "SystemCalls", "BenchmarkSupport"],
+            path: "Benchmarks/CoordinationBenchmarks"
+        ),
+]
+
+// The tests.
+let testTargets: [Target] = [
+        .testTarget(
+            name: "SharedDefaultsTests",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "TestHelpers", "UniformTypes"]
+        ),
+        .testTarget(
+            name: "NotificationsTests",
+            dependencies: ["Notifications", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "FileCoordinationTests",
+            dependencies: ["FileCoordination", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "WormholeTests",
+            dependencies: ["Wormhole", "Notifications", "KeyedArchives", "SystemCalls", "TestHelpers"]
         ),
         .testTarget(
             name: "PropertyListsTests",
@@ -292,6 +323,41 @@ let package = Package(
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
+]
+
+let package = Package(
+    name: "DocumentInterchange",
+    products: [
+        .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "AppRegistry", targets: ["AppRegistry"]),
+        .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "Receiver", targets: ["Receiver"]),
+        .library(name: "URLSchemes", targets: ["URLSchemes"]),
+        .library(name: "AppInterchange", targets: ["AppInterchange"]),
+        .library(name: "AppGroups", targets: ["AppGroups"]),
+        .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
+        .library(name: "FileCoordination", targets: ["FileCoordination"]),
+        // Darwin notifications, and the MMWormhole messenger over them in its own module (it
+        // brings keyed archives and file coordination, which a notify(3) user need not load).
+        .library(name: "Notifications", targets: ["Notifications", "Wormhole"]),
+        .executable(name: "plutil", targets: ["plutil"]),
+        .executable(name: "uti", targets: ["uti"]),
+        .executable(name: "openin", targets: ["openin"]),
+        .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "openurl", targets: ["openurl"]),
+        .executable(name: "defaults", targets: ["defaults"]),
+        .executable(name: "notifyutil", targets: ["notifyutil"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+    ],
+    targets: libraryTargets + toolTargets + supportTargets + testTargets,
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,10 @@
 #include <spawn.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include "CSystemShims.h"
 
 int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
@@ -11,4 +15,32 @@ int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
 
 int di_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int di_mutex_lock_monotonic(pthread_mutex_t *mutex, const struct timespec *deadline) {
+    return pthread_mutex_clocklock(mutex, CLOCK_MONOTONIC, deadline);
+}
+
+long di_recv_with_credentials(int fd, void *buffer, unsigned long length, unsigned int *uid, int *pid) {
+    struct iovec io = {.iov_base = buffer, .iov_len = length};
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(struct ucred))]; } control;
+    struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
+    *uid = (unsigned int)-1;
+    *pid = -1;
+    ssize_t n = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (n < 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c != NULL; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+            struct ucred credentials;
+            memcpy(&credentials, CMSG_DATA(c), sizeof credentials);
+            *uid = credentials.uid;
+            *pid = credentials.pid;
+        }
+    }
+    return (long)n;
+}
+
+int di_pass_credentials(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
 }

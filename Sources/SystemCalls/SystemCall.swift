@@ -4,7 +4,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case open, close, read, write, fstat, stat, lstat, fsync, fchmod, futimens, ftruncate
     case renameat2, renameat, linkat, unlinkat, mkdir, symlink, readlink, getdents, getcwd
     case mmap, lease, flock, inotify, poll, signalfd, spawn, waitpid, pipe, terminal, eventfd
-    case futex, thread
+    case futex, thread, mutex, socket, bind, send, receive, kill, realpath
 
     /// What the call does, for error messages ("cannot *flush* /a/b").
     public var action: String {
@@ -38,7 +38,14 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
         case .terminal: "set up the terminal"
         case .eventfd: "create an event counter"
         case .futex: "wait for a change of"
+        case .mutex: "lock"
+        case .socket: "create a socket for"
+        case .bind: "bind the socket"
+        case .send: "send to"
+        case .receive: "receive on"
         case .thread: "start a thread for"
+        case .kill: "signal"
+        case .realpath: "resolve"
         }
     }
 }

@@ -16,6 +16,9 @@ public struct ArgumentWords {
         return word
     }
 
+    /// The next word, left in place.
+    public func peek() -> String? { rest.first }
+
     /// The value of an option just read; `nil` when the words ran out.
     public mutating func value() -> String? { rest.popFirst() }
 

@@ -4,6 +4,8 @@
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <spawn.h>
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -55,5 +57,17 @@ int di_pipe_cloexec(int fds[2]);
 
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child starts in `path`.
 int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// pthread_mutex_clocklock(CLOCK_MONOTONIC) (glibc 2.30+): a timed wait that a change of the
+/// wall clock does not stretch or cut.
+int di_mutex_lock_monotonic(pthread_mutex_t *mutex, const struct timespec *deadline);
+
+/// Receives one datagram on `fd` (which has SO_PASSCRED set) with the sender's credentials as the
+/// kernel attached them: returns the length (or -1 with errno); `uid` and `pid` are set to the
+/// sender's, or to (uint32_t)-1 and -1 when none came.
+long di_recv_with_credentials(int fd, void *buffer, unsigned long length, unsigned int *uid, int *pid);
+
+/// Sets SO_PASSCRED on a Unix socket: each datagram received carries its sender's credentials.
+int di_pass_credentials(int fd);
 #include "SharedMemoryShims.h"
 #endif

@@ -8,6 +8,17 @@ public struct ParsedCommand: Sendable {
     public var arguments: [[String]] = []
     /// Each option given, by its long name, with its values in order (flags: one empty value per use).
     public var values: [String: [String]] = [:]
+    /// Every option in the order given, with all its values (a first value, then its trailing
+    /// ones): for tools whose options are commands run in order (notifyutil).
+    public var sequence: [GivenOption] = []
+
+    /// One option as given.
+    public struct GivenOption: Sendable, Hashable {
+        /// Its name as declared.
+        public var name: String
+        /// Its values (none for a flag or an optional value left out).
+        public var values: [String]
+    }
 
     /// Whether the flag (or option) `name` was given.
     public func flag(_ name: String) -> Bool { values[name] != nil }
@@ -67,6 +78,13 @@ extension ToolSpec {
                     continue
                 }
             }
+            if word.count > 1, word.hasPrefix("-"), word.dropFirst().allSatisfy(\.isASCII), word.dropFirst().allSatisfy(\.isNumber),
+               let option = (options(for: verbSpec) + ToolSpec.standardOptions).first(where: \.countForm) {
+                guard let given = words.value() else { throw UsageError("\(word) needs a value (\(option.placeholder ?? option.value?.placeholder ?? "VALUE"))", verb: verbSpec?.name) }
+                result.values[option.name, default: []].append(given)
+                result.sequence.append(ParsedCommand.GivenOption(name: option.name, values: [String(word.dropFirst()), given]))
+                continue
+            }
             if word.hasPrefix("-") && word.count > 1 && !Self.isNumber(word) {
                 // Once the verb is known, its own options come first: two verbs may use one name
                 // differently (a flag for one, an option with a value for another).
@@ -79,11 +97,19 @@ extension ToolSpec {
                     throw UsageError("unknown option \(word)" + suggestion(for: word, among: known.map(\.name)), verb: verbSpec?.name)
                 }
                 var value = ""
-                if let kind = option.value {
-                    guard let given = words.value() else { throw UsageError("\(option.name) needs a value (\(option.placeholder ?? kind.placeholder))", verb: verbSpec?.name) }
-                    try Self.check(given, as: kind, for: option.name)
-                    value = given
+                var given: [String] = []
+                if let kind = option.value, !(option.optionalValue && (words.peek() ?? "-").hasPrefix("-")) {
+                    guard let first = words.value() else { throw UsageError("\(option.name) needs a value (\(option.placeholder ?? kind.placeholder))", verb: verbSpec?.name) }
+                    try Self.check(first, as: kind, for: option.name)
+                    value = first
+                    given.append(first)
+                    for argument in option.trailing {
+                        guard let next = words.value() else { throw UsageError("\(option.name) needs \(argument.name) after \(first)", verb: verbSpec?.name) }
+                        try Self.check(next, as: argument.kind, for: option.name + " " + argument.name)
+                        given.append(next)
+                    }
                 }
+                result.sequence.append(ParsedCommand.GivenOption(name: option.name, values: given))
                 if !option.repeatable, option.value != nil, result.values[option.name] != nil {
                     throw UsageError("\(option.name) is given twice", verb: verbSpec?.name)
                 }

@@ -164,6 +164,14 @@ public struct OptionSpec: Sendable {
     public var placeholder: String?
     /// One line.
     public var help: String
+    /// Values the option takes after its first (`-s KEY VALUE`).
+    public var trailing: [ArgumentSpec] = []
+    /// Whether the value may be left out: it is taken only when the next word is not an option
+    /// (`-signal [NUMBER]`).
+    public var optionalValue = false
+    /// Whether a count written as the option (`-1`, `-25`) means this option, the count being
+    /// its first value (notifyutil's `-# KEY`: wait for that many posts).
+    public var countForm = false
 
     /// An option.
     public init(_ name: String, short: String? = nil, value: ValueKind? = nil, placeholder: String? = nil,
@@ -180,6 +188,7 @@ public struct OptionSpec: Sendable {
     public var usage: String {
         let names = ([short].compactMap { $0 } + [name]).joined(separator: ", ")
         guard let value else { return names }
-        return names + " " + (placeholder ?? value.placeholder)
+        let first = placeholder ?? value.placeholder
+        return ([names, optionalValue ? "[" + first + "]" : first] + trailing.map(\.name)).joined(separator: " ")
     }
 }

@@ -1,0 +1,269 @@
+import SystemCalls
+
+/// The table every coordinating process of a user maps (`coordination.table` in the space's
+/// folder): claims (items being read or written, each with a robust mutex its holder keeps
+/// locked while it works), registered presenters, and one record per process that has
+/// presenters. Changed and read only under the table's robust mutex; a waiter blocks on the
+/// conflicting claim's own mutex, so it wakes when that claim ends, or when its holder dies
+/// (the kernel hands the mutex on, marked), or gives up at its timeout.
+///
+/// Layout (version 1, native byte order, offsets in bytes):
+/// - header, 4096: magic `DICOORD1`, version, boot id, table id, the mutex at 64, the next
+///   ticket at 128, the pid of the last lock holder at 136, high-water marks of claims (140)
+///   and presenters (144) so that scans stop where no entry was ever used, and the claim slot
+///   freed last (148), not handed out again at once;
+/// - process records at 4096: 1024 × 64 (mutex held by the process's delivery thread,
+///   generation, pid, in use);
+/// - claims at 69,632: 512 × 336 (mutex, in use, kind 1 read / 2 write, ticket, pid, depth,
+///   thread, 32 prefix hashes);
+/// - presenters at 241,664: 1024 × 288 (in use, process record, generation, depth, local id,
+///   32 prefix hashes).
+///
+/// Tickets order claims: a claim waits only for conflicting claims with smaller tickets, so
+/// waits are first come, first served (a stream of readers cannot starve a writer) and never
+/// circular (no deadlock between processes coordinating several items).
+final class CoordinationTable: @unchecked Sendable {
+    static let magic: UInt64 = 0x3144_524F_4F43_4944 // "DICOORD1" little-endian
+    static let version: UInt32 = 1
+    static let processCount = 1024
+    static let processRecordSize = 64
+    static let claimCount = 512
+    static let claimSize = 336
+    static let presenterCount = 1024
+    static let presenterSize = 288
+    static let processesOffset = 4096
+    static let claimsOffset = processesOffset + processCount * processRecordSize
+    static let presentersOffset = claimsOffset + claimCount * claimSize
+    static let size = presentersOffset + presenterCount * presenterSize
+
+    let mapping: SharedMemoryFile
+    let path: String
+    let base: UnsafeMutableRawPointer
+    let mutex: SharedMutex
+    let tableID: UInt64
+
+    init(path: String) throws(SystemCallError) {
+        self.path = path
+        mapping = try SharedMemoryFile.table(path: path, size: Self.size, magic: Self.magic, version: Self.version) { (base) throws(SystemCallError) in
+            for index in 0..<Self.processCount { try SharedMutex.initialize(at: base + Self.processesOffset + index * Self.processRecordSize) }
+            for index in 0..<Self.claimCount { try SharedMutex.initialize(at: base + Self.claimsOffset + index * Self.claimSize) }
+        }
+        base = mapping.base
+        mutex = mapping.tableMutex
+        tableID = mapping.tableID
+    }
+
+    // MARK: Fields
+
+    func u32(_ offset: Int) -> UInt32 { base.load(fromByteOffset: offset, as: UInt32.self) }
+    func setU32(_ offset: Int, _ value: UInt32) { base.storeBytes(of: value, toByteOffset: offset, as: UInt32.self) }
+    func u64(_ offset: Int) -> UInt64 { base.load(fromByteOffset: offset, as: UInt64.self) }
+    func setU64(_ offset: Int, _ value: UInt64) { base.storeBytes(of: value, toByteOffset: offset, as: UInt64.self) }
+
+    func recordOffset(_ process: Int) -> Int { Self.processesOffset + process * Self.processRecordSize }
+    func claimOffset(_ claim: Int) -> Int { Self.claimsOffset + claim * Self.claimSize }
+    func presenterOffset(_ presenter: Int) -> Int { Self.presentersOffset + presenter * Self.presenterSize }
+    func claimMutex(_ claim: Int) -> SharedMutex { SharedMutex(at: base + claimOffset(claim)) }
+    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process)) }
+
+    func hashes(at offset: Int, depth: Int) -> [UInt64] { (0..<min(depth, ItemPath.maximumDepth)).map { u64(offset + $0 * 8) } }
+    func setHashes(at offset: Int, _ hashes: [UInt64]) { for (index, hash) in hashes.prefix(ItemPath.maximumDepth).enumerated() { setU64(offset + index * 8, hash) } }
+
+    /// The abstract socket name of process record `process` in `generation`.
+    func mailboxName(process: Int, generation: UInt32) -> [UInt8] {
+        Array("di-coordination/\(String(tableID, radix: 16))/\(process).\(generation)".utf8)
+    }
+
+    // MARK: Lock
+
+    /// Runs `body` under the table lock, waiting at most `timeout` seconds for it.
+    func locked<T>(timeout: Double, _ body: () throws(CoordinationError) -> T) throws(CoordinationError) -> T {
+        do {
+            _ = try mutex.lock(timeout: timeout)
+        } catch where error.errno == .timedOut {
+            let holder = Int32(bitPattern: u32(136))
+            throw .timedOut(path: path, holder: holder, stopped: ProcessSignals.state(of: holder) == .stopped, seconds: timeout)
+        } catch {
+            throw .system(error)
+        }
+        setU32(136, UInt32(bitPattern: CurrentProcess.id))
+        defer { mutex.unlock() }
+        return try body()
+    }
+
+    // MARK: Claims (under the lock)
+
+    /// One claim as the table holds it.
+    struct Claim {
+        var index: Int
+        var writing: Bool
+        var ticket: UInt64
+        var pid: Int32
+        var thread: UInt64
+        var hashes: [UInt64]
+    }
+
+    /// Claims and presenters at or above these indexes were never used.
+    var claimsInUse: Int { Int(u32(140)) }
+    var presentersInUse: Int { Int(u32(144)) }
+
+    func claim(_ index: Int) -> Claim? {
+        let offset = claimOffset(index)
+        guard u32(offset + 40) == 1 else { return nil }
+        return Claim(index: index, writing: u32(offset + 44) == 2, ticket: u64(offset + 48), pid: Int32(bitPattern: u32(offset + 56)),
+                     thread: u64(offset + 64), hashes: hashes(at: offset + 72, depth: Int(u32(offset + 60))))
+    }
+
+    /// Frees claims whose holders died (their mutex is free, or handed to us marked).
+    func reapDeadClaims() {
+        for index in 0..<claimsInUse where u32(claimOffset(index) + 40) == 1 {
+            if (try? claimMutex(index).tryLock()) != nil {
+                setU32(claimOffset(index) + 40, 0)
+                claimMutex(index).unlock()
+            }
+        }
+    }
+
+    /// Adds claims for `items` with one new ticket, each locked by this thread; their indexes.
+    /// The lowest free slots are used (scans stop at the high-water mark), except the slot freed
+    /// last: a waiter may be about to wait on its old claim's mutex. Claims of dead holders are
+    /// reaped when the table looks full, and by waiters that find a holder dead.
+    func addClaims(_ items: [(hashes: [UInt64], writing: Bool)], thread: UInt64) throws(CoordinationError) -> (ticket: UInt64, claims: [Int]) {
+        let ticket = u64(128) &+ 1
+        setU64(128, ticket)
+        let lastFreed = Int(u32(148))
+        var taken: [Int] = []
+        for item in items {
+            var found = freeClaim(excluding: taken, lastFreed: lastFreed)
+            if found == nil {
+                reapDeadClaims()
+                found = freeClaim(excluding: taken, lastFreed: -1)
+            }
+            guard let index = found else {
+                removeClaims(taken)
+                throw .tableFull(path: path, limit: "\(Self.claimCount) items in use at once")
+            }
+            do { _ = try claimMutex(index).lock(timeout: 1) } catch { throw .system(error) }
+            let offset = claimOffset(index)
+            setU32(offset + 44, item.writing ? 2 : 1)
+            setU64(offset + 48, ticket)
+            setU32(offset + 56, UInt32(bitPattern: CurrentProcess.id))
+            setU32(offset + 60, UInt32(item.hashes.count))
+            setU64(offset + 64, thread)
+            setHashes(at: offset + 72, item.hashes)
+            setU32(offset + 40, 1)
+            if index >= claimsInUse { setU32(140, UInt32(index + 1)) }
+            taken.append(index)
+        }
+        return (ticket, taken)
+    }
+
+    private func freeClaim(excluding taken: [Int], lastFreed: Int) -> Int? {
+        for index in 0..<Self.claimCount where index != lastFreed && u32(claimOffset(index) + 40) == 0 && !taken.contains(index) { return index }
+        return nil
+    }
+
+    /// The oldest claim that conflicts with one of `mine` and came before them.
+    func blocker(of mine: [Int], ticket: UInt64, thread: UInt64) -> Claim? {
+        let own = mine.compactMap(claim)
+        var oldest: Claim?
+        for index in 0..<claimsInUse where !mine.contains(index) {
+            guard let other = claim(index), other.ticket < ticket else { continue }
+            // Nested coordination on one thread (an accessor coordinating again) does not wait for itself.
+            if other.pid == CurrentProcess.id && other.thread == thread { continue }
+            for claim in own where (claim.writing || other.writing) && ItemPath.related(claim.hashes, other.hashes) {
+                if oldest == nil || other.ticket < oldest!.ticket { oldest = other }
+            }
+        }
+        return oldest
+    }
+
+    /// Frees `claims` (held by this thread).
+    func removeClaims(_ claims: [Int]) {
+        for index in claims {
+            setU32(claimOffset(index) + 40, 0)
+            setU32(148, UInt32(index))
+            claimMutex(index).unlock()
+        }
+    }
+
+    // MARK: Processes and presenters (under the lock)
+
+    func processIsLive(_ process: Int) -> Bool {
+        guard u32(recordOffset(process) + 52) == 1 else { return false }
+        if (try? recordMutex(process).tryLock()) != nil {
+            recordMutex(process).unlock()
+            setU32(recordOffset(process) + 52, 0)
+            return false
+        }
+        return true
+    }
+
+    /// Claims a process record for this process; its index and generation.
+    func claimProcessRecord() throws(CoordinationError) -> (Int, UInt32) {
+        for process in 0..<Self.processCount where !processIsLive(process) {
+            let offset = recordOffset(process)
+            let generation = u32(offset + 40) &+ 1
+            setU32(offset + 40, generation)
+            setU32(offset + 44, UInt32(bitPattern: CurrentProcess.id))
+            setU32(offset + 52, 1)
+            return (process, generation)
+        }
+        throw .tableFull(path: path, limit: "\(Self.processCount) processes with presenters")
+    }
+
+    /// A registered presenter as the table holds it.
+    struct Presenter {
+        var index: Int
+        var process: Int
+        var generation: UInt32
+        var localID: UInt64
+        var hashes: [UInt64]
+        var pid: Int32
+    }
+
+    func presenter(_ index: Int) -> Presenter? {
+        let offset = presenterOffset(index)
+        guard u32(offset) == 1 else { return nil }
+        let process = Int(u32(offset + 4))
+        let generation = u32(offset + 8)
+        // A presenter of a process that is gone, or whose record was reused, is dropped.
+        guard process < Self.processCount, u32(recordOffset(process) + 40) == generation, processIsLive(process) else {
+            setU32(offset, 0)
+            return nil
+        }
+        return Presenter(index: index, process: process, generation: generation, localID: u64(offset + 16),
+                         hashes: hashes(at: offset + 24, depth: Int(u32(offset + 12))), pid: Int32(bitPattern: u32(recordOffset(process) + 44)))
+    }
+
+    func addPresenter(process: Int, generation: UInt32, localID: UInt64, hashes: [UInt64]) throws(CoordinationError) -> Int {
+        for index in 0..<Self.presenterCount where presenter(index) == nil {
+            let offset = presenterOffset(index)
+            setU32(offset + 4, UInt32(process))
+            setU32(offset + 8, generation)
+            setU32(offset + 12, UInt32(hashes.count))
+            setU64(offset + 16, localID)
+            setHashes(at: offset + 24, hashes)
+            setU32(offset, 1)
+            if index >= presentersInUse { setU32(144, UInt32(index + 1)) }
+            return index
+        }
+        throw .tableFull(path: path, limit: "\(Self.presenterCount) presenters")
+    }
+
+    func updatePresenter(_ index: Int, hashes: [UInt64]) {
+        let offset = presenterOffset(index)
+        setU32(offset + 12, UInt32(hashes.count))
+        setHashes(at: offset + 24, hashes)
+    }
+
+    func removePresenter(_ index: Int) { setU32(presenterOffset(index), 0) }
+
+    /// Every live presenter related to `hashes` (the item, inside it, or containing it).
+    func presenters(relatedTo hashes: [UInt64]) -> [Presenter] {
+        (0..<presentersInUse).compactMap { index in
+            guard let presenter = presenter(index), ItemPath.related(presenter.hashes, hashes) else { return nil }
+            return presenter
+        }
+    }
+}

@@ -1,0 +1,7 @@
+// `notifyutil`: a thin shell over the Notifications library (docs/notifications.md).
+import Notifications
+import ToolSupport
+
+ToolMain.run(notifyutilSpec) { command in
+    NotifyutilRun(command: command).run()
+}

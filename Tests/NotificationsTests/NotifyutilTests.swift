@@ -1,0 +1,77 @@
+import Foundation
+import TestHelpers
+import Testing
+
+@Suite("notifyutil")
+struct NotifyutilTests {
+    func run(_ folder: String, _ arguments: [String]) throws -> ProbeProcess {
+        try ProbeProcess(ProbeProcess.notifyutilPath, arguments, environment: ["DOCUMENT_INTERCHANGE_NOTIFY_DIR": folder])
+    }
+
+    @Test("-1 waits for one post and prints the key; -p posts")
+    func waitAndPost() throws {
+        let folder = try freshFolder()
+        let waiter = try run(folder, ["-1", "com.example.done"])
+        defer { waiter.stop() }
+        // The waiter is registered once its process has its record in the table; post until seen.
+        var seen = false
+        for _ in 0..<50 where !seen {
+            let poster = try run(folder, ["-z", "0", "-p", "com.example.done"])
+            #expect(poster.waitForExit() == 0)
+            seen = waiter.waitForLine(startingWith: "com.example.done", timeout: 0.1) != nil
+        }
+        #expect(seen)
+        #expect(waiter.waitForExit() == 0)
+    }
+
+    @Test("-s then -g in one command line, in order; -v prints time, key, state, type")
+    func stateCommands() throws {
+        let folder = try freshFolder()
+        let holder = try ProbeProcess.probe(["notify-set-state", folder, "com.example.level", "5"])
+        defer { holder.stop() }
+        #expect(holder.waitForLine(startingWith: "ready") != nil)
+        let tool = try run(folder, ["-g", "com.example.level", "-s", "com.example.level", "-9", "-g", "com.example.level"])
+        #expect(tool.waitForExit() == 0)
+        #expect(tool.output == ["com.example.level 5", "com.example.level \(UInt64(bitPattern: -9))"])
+
+        let verbose = try run(folder, ["-v", "-1", "com.example.level"])
+        defer { verbose.stop() }
+        var line: String?
+        for _ in 0..<50 where line == nil {
+            #expect(try run(folder, ["-z", "0", "-p", "com.example.level"]).waitForExit() == 0)
+            line = verbose.waitForLine(startingWith: "1", timeout: 0.1)
+        }
+        let fields = line?.split(separator: " ") ?? []
+        #expect(fields.count == 4)
+        #expect(fields.dropFirst().map(String.init) == ["com.example.level", String(UInt64(bitPattern: -9)), "port"])
+    }
+
+    @Test("Failures are reported as macOS prints them; usage errors exit 1")
+    func failures() throws {
+        let folder = try freshFolder()
+        let invalid = try run(folder, ["-g", ""])
+        #expect(invalid.waitForExit() == 1, "an empty value is a usage error")
+        let long = String(repeating: "x", count: 600)
+        let tooLong = try run(folder, ["-z", "0", "-p", long])
+        #expect(tooLong.waitForExit() == 0)
+        #expect(tooLong.output == ["\(long): Invalid Name"])
+        let unknown = try run(folder, ["-x"])
+        #expect(unknown.waitForExit() == 1)
+        let missing = try run(folder, ["-s", "only-key"])
+        #expect(missing.waitForExit() == 1)
+    }
+
+    @Test("-file, -check and -signal registrations each report their post")
+    func registrationTypes() throws {
+        let folder = try freshFolder()
+        let waiter = try run(folder, ["-file", "-1", "f.name", "-check", "-1", "c.name", "-signal", "10", "-1", "s.name"])
+        defer { waiter.stop() }
+        var done = false
+        for _ in 0..<50 where !done {
+            #expect(try run(folder, ["-z", "0", "-p", "f.name", "-p", "c.name", "-p", "s.name"]).waitForExit() == 0)
+            done = waiter.waitForExit(timeout: 0.3) != nil
+        }
+        #expect(done)
+        #expect(Set(waiter.output.filter { $0.hasSuffix(".name") }) == ["f.name", "c.name", "s.name"])
+    }
+}
