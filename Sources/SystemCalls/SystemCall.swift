@@ -4,6 +4,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case open, close, read, write, fstat, stat, lstat, fsync, fchmod, futimens, ftruncate
     case renameat2, renameat, linkat, unlinkat, mkdir, symlink, readlink, getdents, getcwd
     case mmap, lease, flock, inotify, poll, signalfd, spawn, waitpid, pipe, terminal, eventfd
+    case fcntl
 
     /// What the call does, for error messages ("cannot *flush* /a/b").
     public var action: String {
@@ -36,6 +37,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
         case .pipe: "create a pipe for"
         case .terminal: "set up the terminal"
         case .eventfd: "create an event counter"
+        case .fcntl: "set the flags of"
         }
     }
 }
