@@ -24,10 +24,13 @@ let package = Package(
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
         .executable(name: "inboxd", targets: ["inboxd"]),
+        .executable(name: "pbcopy", targets: ["pbcopy"]),
+        .executable(name: "pbpaste", targets: ["pbpaste"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -84,6 +87,14 @@ let package = Package(
                            .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: prespecialize
         ),
+        // Pasteboards shared between processes on a device root (docs/pasteboards.md). Not
+        // prespecialized: with -prespecialize-generic-metadata, destroying its Mutex recursed
+        // without end in Synchronization.Atomic's value witness (Swift 6.3.1, static pbpaste).
+        .target(
+            name: "Pasteboards",
+            dependencies: ["UniformTypes", "PropertyLists", "KeyedArchives", "SystemCalls",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "Receiver",
             dependencies: ["Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
@@ -113,6 +124,18 @@ let package = Package(
             dependencies: ["Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "pbcopy",
+            dependencies: ["Pasteboards", "UniformTypes", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "pbpaste",
+            dependencies: ["Pasteboards", "UniformTypes", "ToolSupport", "SystemCalls"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

@@ -1,0 +1,87 @@
+import SystemCalls
+
+/// One pasteboard's folder: `content` (the current generation), `lock` (held by writers), and
+/// `.gen-*` temporary files of writes in progress.
+///
+/// Writers take the lock, read the current generation, write the next one whole under a
+/// temporary name, flush it, rename it over `content`, flush the folder, and let the lock go.
+/// Readers take no lock: one open of `content` is one generation. A writer killed with SIGKILL at
+/// any point loses its lock with its descriptors and leaves at most a temporary file, which the
+/// next writer removes; `content` is the previous generation or the next, never a mix.
+struct PasteboardFolder {
+    let path: String
+    let name: PasteboardName
+
+    static let contentName: [UInt8] = Array("content".utf8)
+    static let lockName: [UInt8] = Array("lock".utf8)
+    static let temporaryPrefix = ".gen-"
+
+    var contentPath: String { path + "/content" }
+
+    /// The current generation and the mapping it was read from; `nil` when none was ever written.
+    func read() throws(PasteboardError) -> (generation: Generation, mapping: MappedFile, dataStart: Int)? {
+        let mapping: MappedFile
+        do {
+            mapping = try MappedFile(path: contentPath)
+        } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+            return nil
+        } catch where error.call == .mmap && error.errno == .invalidArgument {
+            throw .damaged(path: contentPath, offset: 0, keyPath: nil, reason: "the file is empty")
+        } catch {
+            throw .system(error)
+        }
+        let bytes = UnsafeRawBufferPointer(start: mapping.base, count: mapping.count)
+        let generation = try Generation.decode(bytes, path: contentPath)
+        guard generation.name == name else { throw .nameTaken(name) }
+        let dataStart = Generation.headerSize + Int(bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian)
+        return (generation, mapping, dataStart)
+    }
+
+    /// Runs `body` holding the writer's lock, with the folder open (created when missing, with its
+    /// parents). Temporary files that killed writers left are removed first.
+    func withWriteLock<R>(_ body: (OwnedDescriptor) throws(PasteboardError) -> R) throws(PasteboardError) -> R {
+        do {
+            try FileSystem.makeDirectories(path, permissions: 0o700)
+            let folder = try OwnedDescriptor.openFolder(path)
+            let lock = try folder.open(Self.lockName, .readWrite, options: [.create, .noFollow], permissions: 0o600)
+            try lock.lock(.exclusive)
+            FaultInjection.checkpoint("pasteboard.locked")
+            for entry in try folder.entryNames() where entry.starts(with: Self.temporaryPrefix.utf8) {
+                try? folder.remove(entry)
+            }
+            let result = try body(folder)
+            try lock.unlock()
+            return result
+        } catch let error as SystemCallError {
+            throw .system(error)
+        } catch let error as PasteboardError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    /// Writes `generation` with the bytes of its representations (in item order) as the next
+    /// `content`. Called holding the lock.
+    func commit(_ generation: Generation, data: [[[UInt8]]], in folder: OwnedDescriptor) throws(PasteboardError) {
+        do throws(SystemCallError) {
+            let temporary = try TemporaryFile(in: folder, prefix: Self.temporaryPrefix)
+            do throws(SystemCallError) {
+                try temporary.file.writeAll(generation.header())
+                FaultInjection.checkpoint("pasteboard.header-written")
+                for item in data { for bytes in item { try temporary.file.writeAll(bytes) } }
+                FaultInjection.checkpoint("pasteboard.data-written")
+                try temporary.file.sync()
+                FaultInjection.checkpoint("pasteboard.synced")
+                try folder.renameReplacing(temporary.name, to: folder, as: Self.contentName)
+            } catch {
+                try? folder.remove(temporary.name)
+                throw error
+            }
+            FaultInjection.checkpoint("pasteboard.renamed")
+            try folder.sync()
+        } catch {
+            throw .system(error)
+        }
+    }
+}
