@@ -207,6 +207,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "PasteboardsTests",
+            dependencies: ["Pasteboards", "UniformTypes", "KeyedArchives", "SystemCalls", "TestHelpers"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "HandlersTests",
             dependencies: ["Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]

@@ -94,8 +94,13 @@ public struct Pasteboard: Sendable {
         try name.validate()
         try store.checkRootForWriting()
         let folder = store.storage(name)
-        return try folder.withWriteLock { (descriptor) throws(PasteboardError) -> Int in
-            let read = try folder.read()
+        return try folder.withWriteLock { (session) throws(PasteboardError) -> Int in
+            // A damaged generation is replaced (its items are lost; the lock file keeps the count).
+            let read: (generation: Generation, mapping: MappedFile, dataStart: Int)?
+            do throws(PasteboardError) { read = try folder.read() } catch {
+                guard case .damaged = error else { throw error }
+                read = nil
+            }
             let current = read?.generation
             let alive = current.map { !$0.isGone } ?? false
             if let current, alive, !name.isSystem, !current.owner.isVisible(to: client, name: name) { throw .notFound(name) }
@@ -105,7 +110,7 @@ public struct Pasteboard: Sendable {
             let (items, options) = try makeItems(snapshot.flatMap { $0.numberOfItems > 0 ? $0 : nil })
             try check(items)
             var next = Generation(name: name)
-            next.changeCount = (current?.changeCount ?? 0) + 1
+            next.changeCount = max(current?.changeCount ?? 0, session.recordedCount) + 1
             next.written = now
             next.options = options
             if name.isSystem {
@@ -131,7 +136,7 @@ public struct Pasteboard: Sendable {
                     return StoredRepresentation(type: representation.type, offset: offset, length: Int64(representation.data.count))
                 }
             }
-            try folder.commit(next, data: items.map { $0.representations.map(\.data) }, in: descriptor)
+            try folder.commit(next, data: items.map { $0.representations.map(\.data) }, in: session)
             return Int(next.changeCount)
         }
     }

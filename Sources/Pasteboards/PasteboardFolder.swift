@@ -37,9 +37,20 @@ struct PasteboardFolder {
         return (generation, mapping, dataStart)
     }
 
+    /// What a writer holding the lock has open.
+    struct WriteSession {
+        /// The pasteboard's folder.
+        var folder: OwnedDescriptor
+        /// The lock file, which also records the last change count written (8 bytes,
+        /// little-endian): a damaged `content` does not send the count back.
+        var lock: OwnedDescriptor
+        /// The change count the lock file recorded.
+        var recordedCount: Int64
+    }
+
     /// Runs `body` holding the writer's lock, with the folder open (created when missing, with its
     /// parents). Temporary files that killed writers left are removed first.
-    func withWriteLock<R>(_ body: (OwnedDescriptor) throws(PasteboardError) -> R) throws(PasteboardError) -> R {
+    func withWriteLock<R>(_ body: (WriteSession) throws(PasteboardError) -> R) throws(PasteboardError) -> R {
         do {
             try FileSystem.makeDirectories(path, permissions: 0o700)
             let folder = try OwnedDescriptor.openFolder(path)
@@ -49,7 +60,9 @@ struct PasteboardFolder {
             for entry in try folder.entryNames() where entry.starts(with: Self.temporaryPrefix.utf8) {
                 try? folder.remove(entry)
             }
-            let result = try body(folder)
+            var recorded: Int64 = 0
+            _ = try withUnsafeMutableBytes(of: &recorded) { (buffer) throws(SystemCallError) -> Int in try lock.read(into: buffer, at: 0) }
+            let result = try body(WriteSession(folder: folder, lock: lock, recordedCount: max(0, Int64(littleEndian: recorded))))
             try lock.unlock()
             return result
         } catch let error as SystemCallError {
@@ -63,8 +76,12 @@ struct PasteboardFolder {
 
     /// Writes `generation` with the bytes of its representations (in item order) as the next
     /// `content`. Called holding the lock.
-    func commit(_ generation: Generation, data: [[[UInt8]]], in folder: OwnedDescriptor) throws(PasteboardError) {
+    func commit(_ generation: Generation, data: [[[UInt8]]], in session: WriteSession) throws(PasteboardError) {
+        let folder = session.folder
         do throws(SystemCallError) {
+            // The descriptor was opened for this write and only read with pread: this writes at 0.
+            var count = generation.changeCount.littleEndian
+            try withUnsafeBytes(of: &count) { (bytes) throws(SystemCallError) in try session.lock.writeAll(bytes) }
             let temporary = try TemporaryFile(in: folder, prefix: Self.temporaryPrefix)
             do throws(SystemCallError) {
                 try temporary.file.writeAll(generation.header())

@@ -3,7 +3,7 @@
 ///
 /// Names are compared exactly (Apple's are case-sensitive strings). The system names are the
 /// short ones `pbcopy -pboard` takes.
-public struct PasteboardName: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct PasteboardName: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The name.
     public let rawValue: String
 
@@ -12,6 +12,9 @@ public struct PasteboardName: RawRepresentable, Sendable, Hashable, Comparable, 
 
     /// A pasteboard name.
     public init(_ name: String) { self.rawValue = name }
+
+    /// A pasteboard name written as a literal.
+    public init(stringLiteral name: String) { self.rawValue = name }
 
     /// The systemwide general pasteboard: copy and paste.
     public static let general = PasteboardName("general")

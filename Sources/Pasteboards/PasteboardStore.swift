@@ -66,20 +66,20 @@ public struct PasteboardStore: Sendable {
         guard create else { return nil }
         try checkRootForWriting()
         let chosen = lifetime ?? (client.isUser ? .persistent : .creatorProcesses)
-        try storage(name).withWriteLock { (folder) throws(PasteboardError) in
-            let current = try storage(name).read()?.generation
+        try storage(name).withWriteLock { (session) throws(PasteboardError) in
+            let current = try? storage(name).read()?.generation
             if let current, !current.isGone {
                 // Created by someone else meanwhile.
                 guard current.owner.isVisible(to: client, name: name) else { throw .nameTaken(name) }
                 return
             }
             var next = Generation(name: name)
-            next.changeCount = current?.changeCount ?? 0
+            next.changeCount = max(current?.changeCount ?? 0, session.recordedCount)
             next.written = clock.now()
             next.lifetime = chosen
             next.owner = PasteboardOwner(bundleIdentifier: client.bundleIdentifier, teamIdentifier: client.teamIdentifier, appGroup: appGroup)
             next.processes = [ProcessRecord(process: client.process, boot: BootIdentity.current)]
-            try storage(name).commit(next, data: [], in: folder)
+            try storage(name).commit(next, data: [], in: session)
         }
         return board
     }
@@ -112,7 +112,7 @@ public struct PasteboardStore: Sendable {
 
     /// Writes a removal (no items, the change count one higher) unless it is removed already.
     func tombstone(_ name: PasteboardName, onlyIfGone: Bool = false) throws(PasteboardError) {
-        try storage(name).withWriteLock { (folder) throws(PasteboardError) in
+        try storage(name).withWriteLock { (session) throws(PasteboardError) in
             guard let current = try storage(name).read()?.generation, !current.removed else { return }
             if onlyIfGone && !current.isGone { return }
             var next = Generation(name: name)
@@ -120,7 +120,7 @@ public struct PasteboardStore: Sendable {
             next.removed = true
             next.written = clock.now()
             next.owner = current.owner
-            try storage(name).commit(next, data: [], in: folder)
+            try storage(name).commit(next, data: [], in: session)
         }
     }
 
