@@ -79,9 +79,6 @@ struct PasteboardFolder {
     func commit(_ generation: Generation, data: [[[UInt8]]], in session: WriteSession) throws(PasteboardError) {
         let folder = session.folder
         do throws(SystemCallError) {
-            // The descriptor was opened for this write and only read with pread: this writes at 0.
-            var count = generation.changeCount.littleEndian
-            try withUnsafeBytes(of: &count) { (bytes) throws(SystemCallError) in try session.lock.writeAll(bytes) }
             let temporary = try TemporaryFile(in: folder, prefix: Self.temporaryPrefix)
             do throws(SystemCallError) {
                 try temporary.file.writeAll(generation.header())
@@ -96,6 +93,11 @@ struct PasteboardFolder {
                 throw error
             }
             FaultInjection.checkpoint("pasteboard.renamed")
+            // After the rename: a writer killed before it must not leave a count that was never
+            // published (the next write would skip a number). The descriptor was opened for this
+            // write and only read with pread, so this writes at offset 0.
+            var count = generation.changeCount.littleEndian
+            try withUnsafeBytes(of: &count) { (bytes) throws(SystemCallError) in try session.lock.writeAll(bytes) }
             try folder.sync()
         } catch {
             throw .system(error)
