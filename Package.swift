@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "inboxd", targets: ["inboxd"]),
         .executable(name: "pbcopy", targets: ["pbcopy"]),
         .executable(name: "pbpaste", targets: ["pbpaste"]),
+        .executable(name: "pasteboardd", targets: ["pasteboardd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -95,6 +96,13 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyLists", "KeyedArchives", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // The desktop clipboard for pasteboardd: X11 (libxcb, XFixes) and Wayland (libwayland-client,
+        // wlr-data-control). C because both libraries work through callbacks and variadic calls.
+        .target(
+            name: "CDesktopClipboard",
+            linkerSettings: [.linkedLibrary("xcb"), .linkedLibrary("xcb-xfixes"), .linkedLibrary("wayland-client"),
+                             .linkedLibrary("pthread")]
+        ),
         .target(
             name: "Receiver",
             dependencies: ["Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
@@ -138,6 +146,15 @@ let package = Package(
             dependencies: ["Pasteboards", "UniformTypes", "ToolSupport", "SystemCalls"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
+        ),
+        .target(
+            name: "PasteboardBridge",
+            dependencies: ["Pasteboards", "CDesktopClipboard", "SystemCalls", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "pasteboardd",
+            dependencies: ["PasteboardBridge", "Pasteboards", "UniformTypes", "ToolSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "plutil",
