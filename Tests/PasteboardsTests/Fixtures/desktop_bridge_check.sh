@@ -13,13 +13,17 @@ passed=0; failed=0
 ok() { echo "ok $1"; passed=$((passed+1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected [$3], got [$2]"; fi; }
-cleanup() { [ -n "${DP:-}" ] && kill $DP 2>/dev/null; [ -n "${SERVER:-}" ] && kill $SERVER 2>/dev/null; wait 2>/dev/null; rm -rf $T; }
+cleanup() {
+  [ -n "${DP:-}" ] && kill -9 $DP 2>/dev/null
+  [ -n "${SERVER:-}" ] && kill -9 $SERVER 2>/dev/null
+  wait 2>/dev/null; rm -rf $T
+}
 trap cleanup EXIT
 
 if [ $backend = x11 ]; then
   command -v Xvfb >/dev/null && command -v xclip >/dev/null || { echo "skip: Xvfb or xclip is not installed"; exit 77; }
   for n in $(seq 60 99); do [ -e /tmp/.X11-unix/X$n ] || { DN=$n; break; }; done
-  Xvfb :$DN -nolisten tcp >$T/server.log 2>&1 & SERVER=$!
+  Xvfb :$DN -nolisten tcp >$T/server.log 2>&1 < /dev/null & SERVER=$!
   export DISPLAY=:$DN; unset WAYLAND_DISPLAY
   for i in $(seq 50); do [ -e /tmp/.X11-unix/X$DN ] && break; sleep 0.1; done
   [ -e /tmp/.X11-unix/X$DN ] || { echo "skip: Xvfb did not start: $(tail -2 $T/server.log)"; exit 77; }
@@ -33,23 +37,25 @@ else
   command -v sway >/dev/null && command -v wl-paste >/dev/null || { echo "skip: sway or wl-clipboard is not installed"; exit 77; }
   export XDG_RUNTIME_DIR=$T/rt; mkdir -m 700 $XDG_RUNTIME_DIR; chown nobody $XDG_RUNTIME_DIR $T
   printf 'output HEADLESS-1 resolution 800x600\n' > $T/sway.conf
-  runuser -u nobody -- env HOME=$T XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
-    sway -c $T/sway.conf >$T/server.log 2>&1 & SERVER=$!
+  # setpriv execs sway itself, so that $! is sway's process (runuser would stay as its parent).
+  env HOME=$T XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sway -c $T/sway.conf >$T/server.log 2>&1 < /dev/null & SERVER=$!
   unset DISPLAY
   for i in $(seq 50); do WAYLAND_DISPLAY=$(ls $XDG_RUNTIME_DIR 2>/dev/null | grep -m1 '^wayland-[0-9]*$'); [ -n "$WAYLAND_DISPLAY" ] && break; sleep 0.1; done
   [ -n "$WAYLAND_DISPLAY" ] || { echo "skip: sway did not start: $(tail -2 $T/server.log)"; exit 77; }
   export WAYLAND_DISPLAY
-  copy() { wl-copy "$@"; }
+  # Copies that stay in the background must not hold the caller's output open.
+  copy() { wl-copy "$@" >/dev/null 2>&1; }
   owner=(wl-copy --foreground)
   paste() { timeout 20 wl-paste --no-newline "$@" 2>/dev/null; }
   paste_type() { timeout 20 wl-paste --no-newline --type "$1" 2>/dev/null; }
   list_types() { timeout 5 wl-paste --list-types 2>/dev/null; }
-  copy_type() { wl-copy --type "$1"; }
+  copy_type() { wl-copy --type "$1" >/dev/null 2>&1; }
 fi
 
 # 1. What was on the general pasteboard before the bridge started is on the clipboard after.
 printf 'before the bridge' | $bin/pbcopy
-$bin/pasteboardd run --log-level info 2>$T/bridge.log & DP=$!
+$bin/pasteboardd run --log-level info 2>$T/bridge.log >/dev/null < /dev/null & DP=$!
 for i in $(seq 50); do grep -q "msg=published" $T/bridge.log && break; sleep 0.1; done
 check "pasteboard published at start" "$(paste)" "before the bridge"
 types=$(list_types | tr '\n' ' ')
@@ -70,7 +76,8 @@ printf 'owner exits' > $T/owner.txt
 "${owner[@]}" < $T/owner.txt >/dev/null 2>&1 & OP=$!
 for i in $(seq 50); do [ "$($bin/pbpaste)" = "owner exits" ] && break; sleep 0.1; done
 check "the owner's copy is imported" "$($bin/pbpaste)" "owner exits"
-kill $OP; wait $OP 2>/dev/null
+# SIGKILL: the owner dies without a word (and SIGTERM may be blocked in a test runner's children).
+kill -9 $OP; wait $OP 2>/dev/null
 kill -0 $OP 2>/dev/null && fail "the owner exited" "still running" || ok "the owner exited"
 sleep 0.5
 check "data outlives its owner" "$(paste)" "owner exits"
@@ -108,7 +115,9 @@ copy < $T/big
 for i in $(seq 100); do $bin/pbpaste | cmp -s - $T/big && break; sleep 0.2; done
 $bin/pbpaste | cmp -s - $T/big && ok "16 MiB desktop -> pasteboard" || fail "16 MiB desktop -> pasteboard" "differ"
 
-kill $DP; wait $DP; status=$?
+kill $DP
+for i in $(seq 50); do kill -0 $DP 2>/dev/null || break; sleep 0.1; done
+if kill -0 $DP 2>/dev/null; then status=timeout; kill -9 $DP; else wait $DP; status=$?; fi
 [ $status = 0 ] && ok "SIGTERM stops the bridge cleanly" || fail "SIGTERM stops the bridge cleanly" "status $status"
 DP=
 grep -q 'level=error' $T/bridge.log && fail "no errors logged" "$(grep level=error $T/bridge.log | head -3)" || ok "no errors logged"
