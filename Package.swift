@@ -192,6 +192,11 @@ let package = Package(
             path: "Benchmarks/TypeBenchmarks"
         ),
         .executableTarget(
+            name: "PasteboardBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/PasteboardBenchmarks"
+        ),
+        .executableTarget(
             name: "HandlerBenchmarks",
             dependencies: ["Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/HandlerBenchmarks"

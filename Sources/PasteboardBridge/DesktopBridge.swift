@@ -157,6 +157,7 @@ public final class DesktopBridge {
         var representations: [PasteboardRepresentation] = []
         var types: Set<String> = []
         var total = 0
+        let started = Clock.monotonic()
         for name in offered {
             guard let type = store.types.type(forMIME: name), types.insert(type.lowercased()).inserted else { continue }
             switch clipboard.fetch(name, limit: Int(store.limits.maximumBytes) - total) {
@@ -170,11 +171,15 @@ public final class DesktopBridge {
             }
         }
         guard !representations.isEmpty else { return }
+        let fetched = Clock.monotonic()
         do {
             let count = try general.setItems([PasteboardItem(representations: representations)])
             imported = count
             seen = count
-            logger.info("imported", metadata: ["changeCount": "\(count)", "types": "\(representations.map(\.type))", "bytes": "\(total)"])
+            let done = Clock.monotonic()
+            logger.info("imported", metadata: ["changeCount": "\(count)", "types": "\(representations.map(\.type))", "bytes": "\(total)",
+                                               "fetchMilliseconds": "\(Int((fetched - started) * 1000))",
+                                               "storeMilliseconds": "\(Int((done - fetched) * 1000))"])
         } catch {
             logger.error("import failed", metadata: ["error": "\(error)"])
         }

@@ -22,11 +22,11 @@ trap cleanup EXIT
 
 if [ $backend = x11 ]; then
   command -v Xvfb >/dev/null && command -v xclip >/dev/null || { echo "skip: Xvfb or xclip is not installed"; exit 77; }
-  for n in $(seq 60 99); do [ -e /tmp/.X11-unix/X$n ] || { DN=$n; break; }; done
-  Xvfb :$DN -nolisten tcp >$T/server.log 2>&1 < /dev/null & SERVER=$!
-  export DISPLAY=:$DN; unset WAYLAND_DISPLAY
-  for i in $(seq 50); do [ -e /tmp/.X11-unix/X$DN ] && break; sleep 0.1; done
-  [ -e /tmp/.X11-unix/X$DN ] || { echo "skip: Xvfb did not start: $(tail -2 $T/server.log)"; exit 77; }
+  # Xvfb picks a free display itself and writes its number (other X servers may run here).
+  Xvfb -displayfd 3 -nolisten tcp 3>$T/display >$T/server.log 2>&1 < /dev/null & SERVER=$!
+  for i in $(seq 50); do [ -s $T/display ] && break; sleep 0.1; done
+  [ -s $T/display ] || { echo "skip: Xvfb did not start: $(tail -2 $T/server.log)"; exit 77; }
+  export DISPLAY=:$(cat $T/display); unset WAYLAND_DISPLAY
   copy() { xclip -selection clipboard -i "$@" >/dev/null 2>&1; }            # forks, serves until replaced
   owner=(xclip -quiet -selection clipboard -i)                               # serves in the foreground
   paste() { timeout 20 xclip -selection clipboard -o "$@" 2>/dev/null; }
