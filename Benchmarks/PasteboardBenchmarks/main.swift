@@ -43,23 +43,34 @@ final class Background {
     }
 }
 
-/// Times `command` (a shell line writing the paste to `out`) `rounds` times; checks the bytes once.
-func pastes(_ label: String, _ command: String) -> (label: String, times: [Double], ok: Bool) {
-    var times: [Double] = []
-    var ok = true
-    for round in 0..<rounds {
-        let t0 = Bench.clock()
-        Bench.shell(command + " > \(work)/out")
-        times.append(Bench.clock() - t0)
-        if round == 0 {
-            ok = Bench.shell("cmp -s \(data) \(work)/out").status == 0
-            if !ok {
-                print("\(label): pasted \(Bench.shell("stat -c%s \(work)/out").out.dropLast()) bytes, not \(size)")
-                print(Bench.shell("tail -3 \(work)/*.log; \(command) 2>&1 | head -c 300").out)
-            }
+/// Times one paste (a shell line writing to `out`); checks the bytes.
+func timedPaste(_ command: String) -> (seconds: Double, ok: Bool) {
+    let t0 = Bench.clock()
+    Bench.shell(command + " > \(work)/out 2>/dev/null")
+    let seconds = Bench.clock() - t0
+    return (seconds, Bench.shell("cmp -s \(data) \(work)/out").status == 0)
+}
+
+/// `rounds` pastes with the peer as the owner and with pasteboardd as the owner, alternating
+/// round by round (each owner started for its paste and stopped after), so that a change in the
+/// machine's load falls on both.
+func interleaved(peer: (String, () -> Background?), ours: (String, () -> Background?), paste: String) -> [(label: String, times: [Double], ok: Bool)] {
+    var rows = [(label: peer.0, times: [Double](), ok: true), (label: ours.0, times: [Double](), ok: true)]
+    var failures = [0, 0]
+    Bench.shell("\(bin)/pbcopy < \(data)")
+    for _ in 0..<rounds {
+        for (index, start) in [peer.1, ours.1].enumerated() {
+            let owner = start()
+            let (seconds, ok) = timedPaste(paste)
+            owner?.stop()
+            // A paste that did not arrive whole (an owner not ready) is counted, not timed.
+            if ok { rows[index].times.append(seconds) } else { failures[index] += 1 }
+            rows[index].ok = rows[index].ok && ok
+            usleep(200_000)
         }
     }
-    return (label, times, ok)
+    for index in 0..<2 where failures[index] > 0 { print("\(rows[index].label): \(failures[index]) of \(rounds) pastes incomplete, left out") }
+    return rows
 }
 
 func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
@@ -72,14 +83,14 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
 }
 
 func report(_ title: String, _ rows: [(label: String, times: [Double], ok: Bool)], versus peer: Int) {
-    print("== \(title): \(rounds) pastes of \(Int(mib)) MiB each, owner already set")
+    print("== \(title): \(rounds) pastes of \(Int(mib)) MiB each per owner, interleaved, owner already set")
     let peerMedian = Bench.median(rows[peer].times)
     for row in rows {
         let median = Bench.median(row.times)
         let spread = String(format: "%.0f-%.0f", (row.times.min() ?? 0) * 1000, (row.times.max() ?? 0) * 1000)
         let ratio = peerMedian / median
         print(String(format: "%-46@ median %6.0f ms (%@)  %6.0f MiB/s  x%.2f of %@  %@", row.label as NSString, median * 1000, spread,
-                     mib / median, ratio, rows[peer].label as NSString, row.ok ? "intact" : "DAMAGED"))
+                     mib / median, ratio, rows[peer].label as NSString, row.ok ? "all intact" : "some incomplete"))
     }
 }
 
@@ -131,18 +142,18 @@ if FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") && FileManager.
     let display = ":" + ((try? String(contentsOfFile: work + "/display", encoding: .utf8)) ?? "").filter(\.isNumber)
     setenv("DISPLAY", display, 1)
     unsetenv("WAYLAND_DISPLAY")
-    var rows: [(label: String, times: [Double], ok: Bool)] = []
     let paste = "xclip -selection clipboard -t text/plain -o"
-    do {
-        let owner = try Background(["xclip", "-quiet", "-selection", "clipboard", "-t", "text/plain", "-i"], stdin: data)
-        _ = waitUntil { Bench.shell("xclip -selection clipboard -t TARGETS -o").status == 0 }
-        rows.append(pastes("xclip owner -> xclip -o (peer)", paste))
-        owner.stop()
-    }
-    Bench.shell("\(bin)/pbcopy < \(data)")
+    let rows = interleaved(peer: ("xclip owner -> xclip -o (peer)", {
+        let owner = try? Background(["xclip", "-quiet", "-selection", "clipboard", "-t", "text/plain", "-i"], stdin: data)
+        _ = waitUntil { Bench.shell("xclip -selection clipboard -t TARGETS -o 2>/dev/null").out.contains("text/plain") }
+        return owner
+    }), ours: ("pasteboardd owner -> xclip -o (ours)", {
+        let bridge = try? Background(["\(bin)/pasteboardd", "run", "--backend", "x11"], log: work + "/x11.log")
+        _ = waitUntil { Bench.shell("xclip -selection clipboard -t TARGETS -o 2>/dev/null").out.contains("public.utf8-plain-text") }
+        return bridge
+    }), paste: paste)
     let bridge = try Background(["\(bin)/pasteboardd", "run", "--backend", "x11"], log: work + "/x11.log")
-    _ = waitUntil { Bench.shell("xclip -selection clipboard -t TARGETS -o").out.contains("public.utf8-plain-text") }
-    rows.append(pastes("pasteboardd owner -> xclip -o (ours)", paste))
+    _ = waitUntil { Bench.shell("xclip -selection clipboard -t TARGETS -o 2>/dev/null").out.contains("public.utf8-plain-text") }
     report("X11 (Xvfb), CLIPBOARD", rows, versus: 0)
     reportImports("xclip -> xclip", rows[0].times, imports(["xclip", "-quiet", "-selection", "clipboard", "-t", "text/plain", "-i"], log: work + "/x11.log"))
     bridge.stop()
@@ -168,18 +179,18 @@ if FileManager.default.isExecutableFile(atPath: "/usr/bin/sway") && FileManager.
     _ = waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).contains { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") } }
     if let socket = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
         setenv("WAYLAND_DISPLAY", socket, 1)
-        var rows: [(label: String, times: [Double], ok: Bool)] = []
         let paste = "wl-paste --no-newline --type text/plain"
-        do {
-            let owner = try Background(["wl-copy", "--foreground", "--type", "text/plain"], stdin: data)
-            _ = waitUntil { Bench.shell("wl-paste --list-types").out.contains("text/plain") }
-            rows.append(pastes("wl-copy owner -> wl-paste (peer)", paste))
-            owner.stop()
-        }
-        Bench.shell("\(bin)/pbcopy < \(data)")
+        let rows = interleaved(peer: ("wl-copy owner -> wl-paste (peer)", {
+            let owner = try? Background(["wl-copy", "--foreground", "--type", "text/plain"], stdin: data)
+            _ = waitUntil { Bench.shell("wl-paste --list-types 2>/dev/null").out.contains("text/plain") }
+            return owner
+        }), ours: ("pasteboardd owner -> wl-paste (ours)", {
+            let bridge = try? Background(["\(bin)/pasteboardd", "run", "--backend", "wayland"], log: work + "/wayland.log")
+            _ = waitUntil { Bench.shell("wl-paste --list-types 2>/dev/null").out.contains("public.utf8-plain-text") }
+            return bridge
+        }), paste: paste)
         let bridge = try Background(["\(bin)/pasteboardd", "run", "--backend", "wayland"], log: work + "/wayland.log")
-        _ = waitUntil { Bench.shell("wl-paste --list-types").out.contains("public.utf8-plain-text") }
-        rows.append(pastes("pasteboardd owner -> wl-paste (ours)", paste))
+        _ = waitUntil { Bench.shell("wl-paste --list-types 2>/dev/null").out.contains("public.utf8-plain-text") }
         report("Wayland (headless sway, wlr-data-control)", rows, versus: 0)
         reportImports("wl-copy -> wl-paste", rows[0].times, imports(["wl-copy", "--foreground", "--type", "text/plain"], log: work + "/wayland.log"))
         bridge.stop()

@@ -357,13 +357,14 @@ dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size) {
     x->incr = intern(conn, "INCR");
     x->timestamp = intern(conn, "TIMESTAMP");
     x->property = intern(conn, "DOCUMENT_INTERCHANGE_SELECTION");
-    // Data larger than one chunk goes by INCR. 256 KiB chunks: a 64 MiB paste by xclip -o from
-    // Xvfb took 94-118 ms with them, 97-205 ms with 1 MiB, 127-151 ms with 4 MiB and 212-249 ms
-    // with 16 MiB (the largest one request may carry): each chunk is copied by the server and
-    // by the requestor, and small ones stay in the caches. Appending a whole 64 MiB property
-    // without INCR was slower still (the server reallocates it per append).
+    // Data larger than one chunk goes by INCR, in chunks of 1 MiB (xclip's size too). Pastes of
+    // 64 MiB by xclip -o from Xvfb, six rounds interleaved: 89-123 ms with 1 MiB chunks,
+    // 106-131 ms with 256 KiB, 121-195 ms with 128 KiB, 104-284 ms with 4 MiB (16 MiB, the most
+    // one request carries: 212-249 ms). Each chunk is copied by the server and the requestor;
+    // small ones cost round trips, large ones fall out of the caches. Appending one 64 MiB
+    // property without INCR was slower still (the server reallocates it per append).
     size_t maximum = (size_t)xcb_get_maximum_request_length(conn) * 4;
-    x->chunk = 256u << 10;
+    x->chunk = 1u << 20;
     if (maximum > 4096 && x->chunk > maximum - 4096) x->chunk = maximum - 4096;
     xcb_xfixes_select_selection_input(conn, x->window, x->clipboard,
         XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY |
