@@ -32,7 +32,7 @@ public struct Pasteboard: Sendable {
     /// that they agree with each other.
     /// - Throws: ``PasteboardError/notFound(_:)`` when the client may not see it; a damaged file.
     public func contents() throws(PasteboardError) -> PasteboardContents {
-        let read = try store.storage(name).read()
+        let read = try store.storage(name).current()
         if let generation = read?.generation, !name.isSystem, !generation.isGone, !generation.owner.isVisible(to: client, name: name) {
             throw .notFound(name)
         }
@@ -62,14 +62,14 @@ public struct Pasteboard: Sendable {
     /// Replaces the items (`setItems(_:options:)`); the new change count.
     @discardableResult
     public func setItems(_ items: [PasteboardItem], options: PasteboardWriteOptions = PasteboardWriteOptions()) throws(PasteboardError) -> Int {
-        try write { _ in (items, options) }
+        try replaceItems { _ in (items, options) }
     }
 
     /// Appends items after the current ones (`addItems(_:)`), keeping the options of the write
     /// that made them; the new change count.
     @discardableResult
     public func addItems(_ items: [PasteboardItem]) throws(PasteboardError) -> Int {
-        try write { current in ((current?.items ?? []) + items, current?.options ?? PasteboardWriteOptions()) }
+        try replaceItems { current in ((current?.items ?? []) + items, current?.options ?? PasteboardWriteOptions()) }
     }
 
     /// Replaces the items with one item of one representation (`setData(_:forPasteboardType:)`).
@@ -90,14 +90,14 @@ public struct Pasteboard: Sendable {
 
     /// The one write path: under the lock, `makeItems` gets what is there now (`nil` when nothing
     /// is, or it expired or went away) and says what comes next.
-    func write(_ makeItems: (PasteboardContents?) throws(PasteboardError) -> ([PasteboardItem], PasteboardWriteOptions)) throws(PasteboardError) -> Int {
+    func replaceItems(_ makeItems: (PasteboardContents?) throws(PasteboardError) -> ([PasteboardItem], PasteboardWriteOptions)) throws(PasteboardError) -> Int {
         try name.validate()
         try store.checkRootForWriting()
         let folder = store.storage(name)
         return try folder.withWriteLock { (session) throws(PasteboardError) -> Int in
             // A damaged generation is replaced (its items are lost; the lock file keeps the count).
             let read: (generation: Generation, mapping: MappedFile, dataStart: Int)?
-            do throws(PasteboardError) { read = try folder.read() } catch {
+            do throws(PasteboardError) { read = try folder.current() } catch {
                 guard case .damaged = error else { throw error }
                 read = nil
             }

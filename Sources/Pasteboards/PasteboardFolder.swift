@@ -19,7 +19,7 @@ struct PasteboardFolder {
     var contentPath: String { path + "/content" }
 
     /// The current generation and the mapping it was read from; `nil` when none was ever written.
-    func read() throws(PasteboardError) -> (generation: Generation, mapping: MappedFile, dataStart: Int)? {
+    func current() throws(PasteboardError) -> (generation: Generation, mapping: MappedFile, dataStart: Int)? {
         let mapping: MappedFile
         do {
             mapping = try MappedFile(path: contentPath)

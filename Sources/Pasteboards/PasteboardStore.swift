@@ -56,7 +56,7 @@ public struct PasteboardStore: Sendable {
         try name.validate()
         let board = Pasteboard(name: name, store: self, client: client)
         if name.isSystem { return board }
-        if let current = try storage(name).read()?.generation, !current.isGone {
+        if let current = try storage(name).current()?.generation, !current.isGone {
             guard current.owner.isVisible(to: client, name: name) else {
                 if create { throw .nameTaken(name) }
                 return nil
@@ -67,7 +67,7 @@ public struct PasteboardStore: Sendable {
         try checkRootForWriting()
         let chosen = lifetime ?? (client.isUser ? .persistent : .creatorProcesses)
         try storage(name).withWriteLock { (session) throws(PasteboardError) in
-            let current = try? storage(name).read()?.generation
+            let current = try? storage(name).current()?.generation
             if let current, !current.isGone {
                 // Created by someone else meanwhile.
                 guard current.owner.isVisible(to: client, name: name) else { throw .nameTaken(name) }
@@ -90,7 +90,7 @@ public struct PasteboardStore: Sendable {
         var generator = SystemRandomNumberGenerator()
         while true {
             let name = PasteboardName("unique." + String(generator.next(), radix: 36))
-            if try storage(name).read() == nil {
+            if try storage(name).current() == nil {
                 if let board = try pasteboard(named: name, create: true, lifetime: .creatorProcesses, sharedWith: appGroup, for: client) {
                     return board
                 }
@@ -105,7 +105,7 @@ public struct PasteboardStore: Sendable {
     public func remove(named name: PasteboardName, for client: PasteboardClient = .user) throws(PasteboardError) {
         try name.validate()
         if name.isSystem { throw .systemPasteboard(name) }
-        guard let current = try storage(name).read()?.generation, !current.removed else { return }
+        guard let current = try storage(name).current()?.generation, !current.removed else { return }
         guard current.owner.isVisible(to: client, name: name) else { throw .notFound(name) }
         try tombstone(name)
     }
@@ -113,7 +113,7 @@ public struct PasteboardStore: Sendable {
     /// Writes a removal (no items, the change count one higher) unless it is removed already.
     func tombstone(_ name: PasteboardName, onlyIfGone: Bool = false) throws(PasteboardError) {
         try storage(name).withWriteLock { (session) throws(PasteboardError) in
-            guard let current = try storage(name).read()?.generation, !current.removed else { return }
+            guard let current = try storage(name).current()?.generation, !current.removed else { return }
             if onlyIfGone && !current.isGone { return }
             var next = Generation(name: name)
             next.changeCount = current.changeCount + 1
