@@ -251,7 +251,8 @@ static int wl_fd(dc_clipboard *c) { return wl_display_get_fd(((wayland_clipboard
 static int wl_flush(dc_clipboard *c) {
     wayland_clipboard *w = (wayland_clipboard *)c;
     if (wl_display_dispatch_pending(w->display) < 0) return -1;
-    return wl_display_flush(w->display) < 0 && errno != EAGAIN ? -1 : 0;
+    if (wl_display_flush(w->display) < 0 && errno != EAGAIN) return -1;
+    return w->flags ? 1 : 0;
 }
 
 static int wl_dispatch(dc_clipboard *c) {

@@ -295,7 +295,12 @@ static int x11_owns(dc_clipboard *c) { return ((x11_clipboard *)c)->owned; }
 static int x11_fd(dc_clipboard *c) { return xcb_get_file_descriptor(((x11_clipboard *)c)->conn); }
 static int x11_flush(dc_clipboard *c) {
     x11_clipboard *x = (x11_clipboard *)c;
-    return xcb_flush(x->conn) > 0 && !xcb_connection_has_error(x->conn) ? 0 : -1;
+    // Events xcb already read from the socket (while waiting for a reply) would not wake a
+    // poll on the descriptor: handle them now.
+    xcb_generic_event_t *event;
+    while ((event = xcb_poll_for_queued_event(x->conn))) { handle(x, event); free(event); }
+    if (xcb_flush(x->conn) <= 0 || xcb_connection_has_error(x->conn)) return -1;
+    return x->flags ? 1 : 0;
 }
 
 static int x11_dispatch(dc_clipboard *c) {

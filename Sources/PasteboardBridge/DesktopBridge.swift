@@ -56,8 +56,8 @@ public final class DesktopBridge {
         handle(clipboard.dispatch())
         seen = (try? general.changeCount()) ?? -1
         while true {
-            guard clipboard.flush() else { throw BridgeError(message: "the display connection was lost") }
-            var timeout = max(0, nextSweep - Clock.monotonic())
+            guard let pending = clipboard.flush() else { throw BridgeError(message: "the display connection was lost") }
+            var timeout = pending ? 0 : max(0, nextSweep - Clock.monotonic())
             if let expiry = publishedExpiry { timeout = min(timeout, max(0, expiry - store.clock.now())) }
             let ready: [PollEvents]
             do {

@@ -61,8 +61,12 @@ public final class DesktopClipboard {
 
     deinit { dc_close(handle) }
 
-    /// Sends what is queued; `false` when the display is gone.
-    func flush() -> Bool { dc_flush(handle) == 0 }
+    /// Sends what is queued and handles events already read: `nil` when the display is gone,
+    /// `true` when events wait for ``dispatch()``.
+    func flush() -> Bool? {
+        let status = dc_flush(handle)
+        return status < 0 ? nil : status > 0
+    }
 
     /// Handles what the display sent, serving pastes of what was published.
     func dispatch() -> Events { Events(rawValue: dc_dispatch(handle)) }

@@ -33,7 +33,8 @@ void dc_close(dc_clipboard *clipboard);
 
 /// The descriptor to wait on for readability.
 int dc_fd(dc_clipboard *clipboard);
-/// Sends what is queued to the display; call before waiting. 0, or -1 when disconnected.
+/// Handles events already read and sends what is queued; call before waiting. 1 when events
+/// wait for dc_dispatch (do not sleep), 0 when none, -1 when disconnected.
 int dc_flush(dc_clipboard *clipboard);
 /// Reads and handles what the display sent (serving pastes of published data); DC_EVENT_* flags.
 int dc_dispatch(dc_clipboard *clipboard);
