@@ -31,7 +31,8 @@ final class Background {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let stdin { process.standardInput = FileHandle(forReadingAtPath: stdin) }
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        // createFile replaces the file by a rename: never on /dev/null (it would become a regular file).
+        if log != "/dev/null" { _ = FileManager.default.createFile(atPath: log, contents: nil) }
         if output != "/dev/null" { _ = FileManager.default.createFile(atPath: output, contents: nil) }
         process.standardOutput = FileHandle(forWritingAtPath: output)
         process.standardError = FileHandle(forWritingAtPath: log)
