@@ -279,3 +279,66 @@ final class ManualClock: @unchecked Sendable {
         set { lock.withLock { value = newValue } }
     }
 }
+
+/// Writers and readers on separate stores (separate descriptors, as separate processes have)
+/// with items of several representations: every snapshot's representations belong to one write.
+@Suite struct PasteboardConcurrencyTests {
+    @Test func multiRepresentationItemsAreNeverTorn() throws {
+        let root = try Fixture.root()
+        let writes = 150
+        let lock = NSLock()
+        nonisolated(unsafe) var found: [String] = []
+        nonisolated(unsafe) var writersDone = 0
+        nonisolated(unsafe) var checked = 0
+        let readersStarted = DispatchSemaphore(value: 0)
+        let readers = DispatchGroup(), writers = DispatchGroup()
+        // Threads of their own: spinning readers on Dispatch's global queue could keep the
+        // writers from ever being scheduled on two cores.
+        for _ in 0..<3 {
+            readers.enter()
+            Thread.detachNewThread {
+                defer { readers.leave() }
+                let board = Fixture.store(root).general()
+                var last = 0
+                readersStarted.signal()
+                // Until every writer is done and the last write has been seen (or 60 s pass).
+                let deadline = Date().addingTimeInterval(60)
+                while (lock.withLock({ writersDone }) < 3 || last < 3 * writes) && Date() < deadline {
+                    guard let contents = try? board.contents() else { continue }
+                    if contents.changeCount < last { lock.withLock { found.append("count went back") } }
+                    last = contents.changeCount
+                    guard contents.numberOfItems > 0 else { continue }
+                    let tag = contents.data(forPasteboardType: "com.example.tag", inItem: 0) ?? []
+                    let text = contents.data(forPasteboardType: "public.utf8-plain-text") ?? []
+                    let html = contents.data(forPasteboardType: "public.html") ?? []
+                    let second = contents.data(forPasteboardType: "com.example.tag", inItem: 1) ?? []
+                    if !(text.starts(with: tag) && html == Array("<p>".utf8) + tag && second == tag && contents.numberOfItems == 2) {
+                        lock.withLock { found.append("torn item set at change \(contents.changeCount)") }
+                    }
+                    lock.withLock { checked += 1 }
+                }
+            }
+        }
+        for _ in 0..<3 { readersStarted.wait() }
+        for writer in 0..<3 {
+            writers.enter()
+            Thread.detachNewThread {
+                defer { lock.withLock { writersDone += 1 }; writers.leave() }
+                let board = Fixture.store(root).general()
+                for n in 0..<writes {
+                    let tag = Array("\(writer)-\(n)".utf8)
+                    let item = PasteboardItem(["public.utf8-plain-text": tag + Array(repeating: 0x61, count: (n % 50) * 997),
+                                               "public.html": Array("<p>".utf8) + tag, "com.example.tag": tag])
+                    do { try board.setItems([item, PasteboardItem(["com.example.tag": tag])]) } catch {
+                        lock.withLock { found.append("write: \(error)") }
+                    }
+                }
+            }
+        }
+        writers.wait()
+        readers.wait()
+        #expect(found.isEmpty, "\(found.prefix(5))")
+        #expect(checked > 50, "readers saw only \(checked) item sets")
+        #expect(try Fixture.store(root).general().changeCount() == 3 * writes)
+    }
+}
