@@ -23,7 +23,7 @@ public final class DesktopBridge {
     var imported = -1
     /// The change count last acted on.
     var seen = -1
-    /// The snapshot published now (kept so the mapping lives while the C layer copies it).
+    /// When what is published now expires (seconds since 1970), if it does.
     var publishedExpiry: Double?
 
     /// A bridge between `store`'s general pasteboard and `clipboard`.

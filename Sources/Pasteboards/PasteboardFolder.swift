@@ -51,7 +51,8 @@ struct PasteboardFolder {
     /// Runs `body` holding the writer's lock, with the folder open (created when missing, with its
     /// parents). Temporary files that killed writers left are removed first.
     func withWriteLock<R>(_ body: (WriteSession) throws(PasteboardError) -> R) throws(PasteboardError) -> R {
-        do {
+        let session: WriteSession
+        do throws(SystemCallError) {
             try FileSystem.makeDirectories(path, permissions: 0o700)
             let folder = try OwnedDescriptor.openFolder(path)
             let lock = try folder.open(Self.lockName, .readWrite, options: [.create, .noFollow], permissions: 0o600)
@@ -62,16 +63,14 @@ struct PasteboardFolder {
             }
             var recorded: Int64 = 0
             _ = try withUnsafeMutableBytes(of: &recorded) { (buffer) throws(SystemCallError) -> Int in try lock.read(into: buffer, at: 0) }
-            let result = try body(WriteSession(folder: folder, lock: lock, recordedCount: max(0, Int64(littleEndian: recorded))))
-            try lock.unlock()
-            return result
-        } catch let error as SystemCallError {
-            throw .system(error)
-        } catch let error as PasteboardError {
-            throw error
+            session = WriteSession(folder: folder, lock: lock, recordedCount: max(0, Int64(littleEndian: recorded)))
         } catch {
-            fatalError("unreachable: \(error)")
+            throw .system(error)
         }
+        let result = try body(session)
+        // Closing the descriptor would release the lock too; unlocking first says so.
+        do throws(SystemCallError) { try session.lock.unlock() } catch { throw .system(error) }
+        return result
     }
 
     /// Writes `generation` with the bytes of its representations (in item order) as the next
