@@ -120,6 +120,25 @@ let libraryTargets: [Target] = [
             name: "Wormhole",
             dependencies: ["Notifications", "FileCoordination", "KeyedArchives", "PropertyLists", "SystemCalls"]
         ),
+        // Pasteboards shared between processes on a device root (docs/pasteboards.md). Not
+        // prespecialized: with -prespecialize-generic-metadata, destroying its Mutex recursed
+        // without end in Synchronization.Atomic's value witness (Swift 6.3.1, static pbpaste).
+        .target(
+            name: "Pasteboards",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "KeyedArchives", "SystemCalls",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        // The desktop clipboard for pasteboardd: X11 (libxcb, XFixes) and Wayland (libwayland-client,
+        // wlr-data-control). C because both libraries work through callbacks and variadic calls.
+        .target(
+            name: "CDesktopClipboard",
+            linkerSettings: [.linkedLibrary("xcb"), .linkedLibrary("xcb-xfixes"), .linkedLibrary("wayland-client"),
+                             .linkedLibrary("pthread")]
+        ),
+        .target(
+            name: "PasteboardBridge",
+            dependencies: ["Pasteboards", "CDesktopClipboard", "SystemCalls", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "ToolSupport",
             dependencies: ["SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
@@ -168,6 +187,23 @@ let toolTargets: [Target] = [
             dependencies: ["Notifications", "ToolSupport", "SystemCalls"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "pbcopy",
+            dependencies: ["Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "pbpaste",
+            dependencies: ["Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "SystemCalls"],
+            swiftSettings: prespecialize,
+            linkerSettings: staticExecutable
+        ),
+        .executableTarget(
+            name: "pasteboardd",
+            dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "plutil",
@@ -222,6 +258,11 @@ let supportTargets: [Target] = [
             name: "TypeBenchmarks",
             dependencies: ["AppRegistry", "UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
+        ),
+        .executableTarget(
+            name: "PasteboardBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/PasteboardBenchmarks"
         ),
         .executableTarget(
             name: "HandlerBenchmarks",
@@ -319,6 +360,11 @@ let testTargets: [Target] = [
             dependencies: ["URLSchemes", "AppInterchange", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"]
         ),
         .testTarget(
+            name: "PasteboardsTests",
+            dependencies: ["Pasteboards", "AppRegistry", "UniformTypes", "KeyedArchives", "SystemCalls", "TestHelpers"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "HandlersTests",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
@@ -343,6 +389,7 @@ let package = Package(
         // Darwin notifications, and the MMWormhole messenger over them in its own module (it
         // brings keyed archives and file coordination, which a notify(3) user need not load).
         .library(name: "Notifications", targets: ["Notifications", "Wormhole"]),
+        .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
@@ -350,6 +397,9 @@ let package = Package(
         .executable(name: "openurl", targets: ["openurl"]),
         .executable(name: "defaults", targets: ["defaults"]),
         .executable(name: "notifyutil", targets: ["notifyutil"]),
+        .executable(name: "pbcopy", targets: ["pbcopy"]),
+        .executable(name: "pbpaste", targets: ["pbpaste"]),
+        .executable(name: "pasteboardd", targets: ["pasteboardd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),

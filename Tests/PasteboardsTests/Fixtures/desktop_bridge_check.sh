@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The desktop bridge end to end, on a real display server started here:
+#   desktop_bridge_check.sh x11|wayland BIN_DIR
+# x11: Xvfb, with xclip as the other desktop program. wayland: headless sway (run as 'nobody':
+# sway refuses root; the tools connect to its socket as the caller), with wl-copy/wl-paste.
+# Each check prints "ok NAME" or "FAIL NAME: why"; the last line is "N passed, M failed".
+# Exits 77 with "skip: why" when the display server cannot run here.
+set -u
+backend=$1; bin=$2
+T=$(mktemp -d); chmod 755 $T
+export DOCUMENT_INTERCHANGE_ROOT=$T/root; mkdir -p $DOCUMENT_INTERCHANGE_ROOT
+passed=0; failed=0
+ok() { echo "ok $1"; passed=$((passed+1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected [$3], got [$2]"; fi; }
+cleanup() {
+  [ -n "${DP:-}" ] && kill -9 $DP 2>/dev/null
+  [ -n "${SERVER:-}" ] && kill -9 $SERVER 2>/dev/null
+  wait 2>/dev/null; rm -rf $T
+}
+trap cleanup EXIT
+
+if [ $backend = x11 ]; then
+  command -v Xvfb >/dev/null && command -v xclip >/dev/null || { echo "skip: Xvfb or xclip is not installed"; exit 77; }
+  # Xvfb picks a free display itself and writes its number (other X servers may run here).
+  Xvfb -displayfd 3 -nolisten tcp 3>$T/display >$T/server.log 2>&1 < /dev/null & SERVER=$!
+  for i in $(seq 50); do [ -s $T/display ] && break; sleep 0.1; done
+  [ -s $T/display ] || { echo "skip: Xvfb did not start: $(tail -2 $T/server.log)"; exit 77; }
+  export DISPLAY=:$(cat $T/display); unset WAYLAND_DISPLAY
+  copy() { xclip -selection clipboard -i "$@" >/dev/null 2>&1; }            # forks, serves until replaced
+  owner=(xclip -quiet -selection clipboard -i)                               # serves in the foreground
+  paste() { timeout 20 xclip -selection clipboard -o "$@" 2>/dev/null; }
+  paste_type() { timeout 20 xclip -selection clipboard -t "$1" -o 2>/dev/null; }
+  list_types() { timeout 5 xclip -selection clipboard -t TARGETS -o 2>/dev/null; }
+  copy_type() { xclip -selection clipboard -t "$1" -i >/dev/null 2>&1; }
+else
+  command -v sway >/dev/null && command -v wl-paste >/dev/null || { echo "skip: sway or wl-clipboard is not installed"; exit 77; }
+  export XDG_RUNTIME_DIR=$T/rt; mkdir -m 700 $XDG_RUNTIME_DIR; chown nobody $XDG_RUNTIME_DIR $T
+  printf 'output HEADLESS-1 resolution 800x600\n' > $T/sway.conf
+  # setpriv execs sway itself, so that $! is sway's process (runuser would stay as its parent).
+  env HOME=$T XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sway -c $T/sway.conf >$T/server.log 2>&1 < /dev/null & SERVER=$!
+  unset DISPLAY
+  for i in $(seq 50); do WAYLAND_DISPLAY=$(ls $XDG_RUNTIME_DIR 2>/dev/null | grep -m1 '^wayland-[0-9]*$'); [ -n "$WAYLAND_DISPLAY" ] && break; sleep 0.1; done
+  [ -n "$WAYLAND_DISPLAY" ] || { echo "skip: sway did not start: $(tail -2 $T/server.log)"; exit 77; }
+  export WAYLAND_DISPLAY
+  # Copies that stay in the background must not hold the caller's output open.
+  copy() { wl-copy "$@" >/dev/null 2>&1; }
+  owner=(wl-copy --foreground)
+  paste() { timeout 20 wl-paste --no-newline "$@" 2>/dev/null; }
+  paste_type() { timeout 20 wl-paste --no-newline --type "$1" 2>/dev/null; }
+  list_types() { timeout 5 wl-paste --list-types 2>/dev/null; }
+  copy_type() { wl-copy --type "$1" >/dev/null 2>&1; }
+fi
+
+# 1. What was on the general pasteboard before the bridge started is on the clipboard after.
+printf 'before the bridge' | $bin/pbcopy
+$bin/pasteboardd run --log-level info 2>$T/bridge.log >/dev/null < /dev/null & DP=$!
+for i in $(seq 50); do grep -q "msg=published" $T/bridge.log && break; sleep 0.1; done
+check "pasteboard published at start" "$(paste)" "before the bridge"
+types=$(list_types | tr '\n' ' ')
+case "$types" in *"text/plain;charset=utf-8"*UTF8_STRING*public.utf8-plain-text*) ok "text offered under MIME, X11 and UTI names";; *) fail "text offered under MIME, X11 and UTI names" "$types";; esac
+
+# 2. pbcopy -> desktop, with a non-ASCII text.
+printf 'héllo → wörld' | $bin/pbcopy
+sleep 0.3
+check "pbcopy reaches the desktop" "$(paste)" "héllo → wörld"
+
+# 3. desktop -> pbpaste, and the desktop program's copy outlives it.
+printf 'from the desktop' | copy
+for i in $(seq 50); do [ "$($bin/pbpaste)" = "from the desktop" ] && break; sleep 0.1; done
+check "a desktop copy reaches pbpaste" "$($bin/pbpaste)" "from the desktop"
+check "desktop copy stored as UTF-8 text" "$($bin/pbpaste --types)" "public.utf8-plain-text"
+# The owner is started directly (not through a shell function) so that $! is its own process.
+printf 'owner exits' > $T/owner.txt
+"${owner[@]}" < $T/owner.txt >/dev/null 2>&1 & OP=$!
+for i in $(seq 50); do [ "$($bin/pbpaste)" = "owner exits" ] && break; sleep 0.1; done
+check "the owner's copy is imported" "$($bin/pbpaste)" "owner exits"
+# SIGKILL: the owner dies without a word (and SIGTERM may be blocked in a test runner's children).
+kill -9 $OP; wait $OP 2>/dev/null
+kill -0 $OP 2>/dev/null && fail "the owner exited" "still running" || ok "the owner exited"
+sleep 0.5
+check "data outlives its owner" "$(paste)" "owner exits"
+grep -q "msg=published changeCount=$($bin/pbpaste --change-count)" $T/bridge.log && ok "the bridge took the clipboard when the owner went" || fail "the bridge took the clipboard when the owner went" "$(tail -3 $T/bridge.log)"
+
+# 4. Types go through the type engine both ways.
+head -c 3000 /dev/urandom > $T/image.png
+copy_type image/png < $T/image.png
+for i in $(seq 50); do $bin/pbpaste --types | grep -q public.png && break; sleep 0.1; done
+check "image/png becomes public.png" "$($bin/pbpaste --types)" "public.png"
+$bin/pbpaste --type public.image > $T/image.out
+cmp -s $T/image.png $T/image.out && ok "image bytes intact desktop -> pasteboard" || fail "image bytes intact desktop -> pasteboard" "differ"
+printf 'package' | $bin/pbcopy --type com.example.undeclared-package
+sleep 0.3
+check "an undeclared type is offered under its identifier" "$(paste_type com.example.undeclared-package)" "package"
+$bin/pbcopy --type public.png < $T/image.png
+sleep 0.3
+paste_type image/png > $T/image.back
+cmp -s $T/image.png $T/image.back && ok "public.png offered as image/png" || fail "public.png offered as image/png" "differ"
+
+# 5. localOnly is kept off the desktop; expiry withdraws.
+printf 'visible' | $bin/pbcopy; sleep 0.3
+printf 'secret' | $bin/pbcopy --local-only; sleep 0.3
+got=$(paste); [ "$got" != "secret" ] && ok "localOnly not published" || fail "localOnly not published" "the desktop pasted it"
+printf 'short-lived' | $bin/pbcopy --expires 0.5; sleep 0.3
+check "expiring copy published" "$(paste)" "short-lived"
+sleep 0.8
+got=$(paste); [ "$got" != "short-lived" ] && ok "expired copy withdrawn" || fail "expired copy withdrawn" "still pasted"
+
+# 6. 16 MiB both ways (X11: INCR transfers), byte for byte.
+head -c 16777216 /dev/urandom | base64 -w0 | head -c 16777216 > $T/big
+$bin/pbcopy < $T/big; sleep 0.5
+paste > $T/big.out; cmp -s $T/big $T/big.out && ok "16 MiB pasteboard -> desktop" || fail "16 MiB pasteboard -> desktop" "$(stat -c%s $T/big.out) bytes"
+copy < $T/big
+for i in $(seq 100); do $bin/pbpaste | cmp -s - $T/big && break; sleep 0.2; done
+$bin/pbpaste | cmp -s - $T/big && ok "16 MiB desktop -> pasteboard" || fail "16 MiB desktop -> pasteboard" "differ"
+
+kill $DP
+for i in $(seq 50); do kill -0 $DP 2>/dev/null || break; sleep 0.1; done
+if kill -0 $DP 2>/dev/null; then status=timeout; kill -9 $DP; else wait $DP; status=$?; fi
+[ $status = 0 ] && ok "SIGTERM stops the bridge cleanly" || fail "SIGTERM stops the bridge cleanly" "status $status"
+DP=
+grep -q 'level=error' $T/bridge.log && fail "no errors logged" "$(grep level=error $T/bridge.log | head -3)" || ok "no errors logged"
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
