@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "KeyedArchives", targets: ["KeyedArchives"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "DesktopEntries", targets: ["DesktopEntries"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
@@ -77,6 +78,12 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Linux desktop applications: .desktop files, mimeapps.list, GIO-compatible choice and launching.
+        .target(
+            name: "DesktopEntries",
+            dependencies: ["SystemCalls", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: prespecialize
+        ),
         .target(
             name: "Handlers",
             dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
@@ -181,6 +188,11 @@ let package = Package(
         .testTarget(
             name: "ReceiverTests",
             dependencies: ["Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "DesktopEntriesTests",
+            dependencies: ["DesktopEntries", "SystemCalls", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,0 +1,281 @@
+import SystemCalls
+
+/// The installed desktop applications and the user's and system's associations, answered from
+/// the compiled index (``DesktopAppIndex``), which is checked for freshness and rebuilt when
+/// anything it was built from changed.
+///
+/// Two kinds of answer:
+/// - GIO's, reproduced exactly for the same files (``applications(for:)`` is
+///   `g_app_info_get_all_for_type`, ``gioDefault(for:)`` is `g_app_info_get_default_for_type`),
+///   except that `mimeinfo.cache` is never read: each folder's `MimeType=` claims are taken from
+///   the desktop files themselves, in the order `update-desktop-database` would write them;
+/// - ours (``userDefault(for:)``): only `[Default Applications]` lines make a default, so a hidden
+///   helper that sorts first is never chosen by accident.
+public struct DesktopApps: Sendable {
+    /// Where the index came from in this process.
+    public enum IndexOrigin: Sendable, Hashable {
+        /// Mapped from the cache: it was fresh.
+        case cached(String)
+        /// Rebuilt (it was missing, damaged, built for other locations or stale) and written to the cache.
+        case rebuilt(String)
+        /// Built in memory: the cache folder could not be written.
+        case inMemory
+    }
+
+    /// The locations read.
+    public let locations: DesktopLocations
+    /// The index.
+    public let index: DesktopAppIndex
+    /// Where the index came from.
+    public let origin: IndexOrigin
+    /// Finds programs for `TryExec=` and `Exec=` (GIO does not count an entry whose program is not installed).
+    let findProgram: @Sendable (String) -> String?
+
+    /// The cache folder: `$XDG_CACHE_HOME/document-interchange`, else `~/.cache/document-interchange`.
+    public static var defaultCacheDirectory: String {
+        if let xdg = Environment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/document-interchange" }
+        return Environment.home + "/.cache/document-interchange"
+    }
+
+    /// The index file for `locations` in `cacheDirectory` (one per set of locations).
+    public static func indexPath(for locations: DesktopLocations, in cacheDirectory: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in locations.key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return cacheDirectory + "/desktop-apps-" + String(hash, radix: 16) + ".index"
+    }
+
+    /// Loads the applications of `locations`: maps the cached index when it is fresh, else
+    /// rebuilds it and replaces the cached file atomically (or keeps it in memory when the cache
+    /// folder cannot be written).
+    /// - Parameter findProgram: finds a program on `PATH` (default: this process's `PATH`).
+    public init(locations: DesktopLocations = .current(), cacheDirectory: String? = defaultCacheDirectory,
+                findProgram: (@Sendable (String) -> String?)? = nil) {
+        self.locations = locations
+        self.findProgram = findProgram ?? { Environment.findExecutable($0) }
+        if let cacheDirectory {
+            let path = Self.indexPath(for: locations, in: cacheDirectory)
+            if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations), cached.isFresh {
+                index = cached
+                origin = .cached(path)
+                return
+            }
+            var builder = IndexBuilder(locations: locations)
+            let bytes = builder.build()
+            if (try? FileSystem.makeDirectories(cacheDirectory)) != nil, (try? AtomicFile.write(bytes, to: path)) != nil,
+               let written = DesktopAppIndex(path: path) {
+                index = written
+                origin = .rebuilt(path)
+                return
+            }
+            index = DesktopAppIndex(bytes: bytes)!
+            origin = .inMemory
+        } else {
+            var builder = IndexBuilder(locations: locations)
+            index = DesktopAppIndex(bytes: builder.build())!
+            origin = .inMemory
+        }
+    }
+
+    // MARK: apps
+
+    /// Why record `record` does not load as GIO would load it, or `nil` when it does: it must
+    /// parse, be an Application, and its `TryExec=` and `Exec=` programs must be installed.
+    func loadProblem(_ app: DesktopApp) -> String? {
+        guard let entry = app.entry else { return app.problem ?? "it cannot be parsed" }
+        if let unusable = entry.unusable { return unusable }
+        if let tryExec = entry.tryExec, !tryExec.isEmpty, findProgram(tryExec) == nil { return "its TryExec=\(tryExec) is not installed" }
+        if let program = entry.execProgram, findProgram(program) == nil { return "its program \(program) is not installed" }
+        return nil
+    }
+
+    /// The app GIO would create for `id` (`g_desktop_app_info_new`): the first folder whose file
+    /// loads; `nil` when none does or that file is `Hidden=true`.
+    public func app(_ id: String) -> DesktopApp? {
+        for record in index.records(for: id) {
+            let app = index.app(record)
+            if loadProblem(app) == nil { return app.entry?.hidden == true ? nil : app }
+        }
+        return nil
+    }
+
+    /// The file of `id` in the most important folder that has one, whether or not it loads.
+    public func file(_ id: String) -> DesktopApp? {
+        index.records(for: id).first.map(index.app)
+    }
+
+    /// Why `id` is not an app (missing, hidden, not loadable), for messages.
+    public func whyNotAvailable(_ id: String) -> String {
+        let records = index.records(for: id)
+        guard !records.isEmpty else { return "no desktop file \(id) in \(locations.folders.filter { !$0.isConfiguration }.map(\.path).joined(separator: ", "))" }
+        for record in records {
+            let app = index.app(record)
+            if let problem = loadProblem(app) { return "\(app.path): \(problem)" }
+            if app.entry?.hidden == true { return "\(app.path) has Hidden=true (the app is deleted)" }
+        }
+        return "\(id) is available"
+    }
+
+    /// Every app GIO would list (`g_app_info_get_all`): each ID once, from its most important
+    /// folder, loadable and not hidden; sorted by ID.
+    public func allApps() -> [DesktopApp] {
+        var result: [DesktopApp] = []
+        var record = 0
+        while record < index.appCount {
+            let id = index.recordID(record)
+            let range = index.records(for: id)
+            if let app = app(id) { result.append(app) }
+            record = max(range.upperBound, record + 1)
+        }
+        return result
+    }
+
+    /// Whether `id` exists in a folder more important than `folder` (GIO then ignores the
+    /// folder's associations for it: the more important file replaces it).
+    func isMasked(_ id: String, in folder: Int) -> Bool {
+        index.records(for: id).contains { index.recordFolder($0) < folder }
+    }
+
+    // MARK: associations
+
+    /// Where an association comes from.
+    public enum Provenance: Sendable, Hashable, CustomStringConvertible {
+        /// The app's own `MimeType=` line.
+        case claimed(file: String, line: Int)
+        /// An `[Added Associations]` line.
+        case added(file: String, line: Int)
+        /// A `[Default Applications]` line.
+        case defaultEntry(file: String, line: Int)
+
+        /// "FILE:LINE [Added Associations]".
+        public var description: String {
+            switch self {
+            case .claimed(let file, let line): "\(file):\(line) MimeType="
+            case .added(let file, let line): "\(file):\(line) [Added Associations]"
+            case .defaultEntry(let file, let line): "\(file):\(line) [Default Applications]"
+            }
+        }
+    }
+
+    /// An app associated with a type, and how.
+    public struct Association: Sendable, Hashable {
+        /// The app.
+        public var app: DesktopApp
+        /// The type of the chain the association names (the asked type or an ancestor).
+        public var mimeType: String
+        /// Steps from the asked type to ``mimeType`` (0: the type itself).
+        public var depth: Int
+        /// The line that made it.
+        public var provenance: Provenance
+    }
+
+    func provenance(_ tweak: DesktopAppIndex.Tweak) -> Provenance {
+        let file = index.sourcePath(tweak.source) ?? "?"
+        switch tweak.kind {
+        case .claimed: return .claimed(file: file, line: tweak.line)
+        case .added, .removed: return .added(file: file, line: tweak.line)
+        case .defaults: return .defaultEntry(file: file, line: tweak.line)
+        }
+    }
+
+    /// The apps for `mimeType` and its ancestors, in GIO's order (`g_app_info_get_all_for_type`),
+    /// with the types whose `[Removed Associations]` took effect; each app once.
+    public func associations(for mimeType: String) -> (apps: [Association], removed: [String: Provenance]) {
+        var hits: [(String, Int, String, DesktopAppIndex.Tweak)] = []
+        var blocked: [String: Provenance] = [:]
+        for (depth, mime) in index.chain(mimeType).enumerated() {
+            let rows = index.tweaks(for: mime)
+            for folder in 0..<index.folderCount {
+                for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
+                    if !isMasked(row.id, in: folder) && blocked[row.id] == nil && !hits.contains(where: { $0.0 == row.id }) {
+                        hits.append((row.id, depth, mime, row))
+                    }
+                }
+                for row in rows where row.folder == folder && row.kind == .removed {
+                    if !isMasked(row.id, in: folder) && blocked[row.id] == nil && !hits.contains(where: { $0.0 == row.id }) {
+                        blocked[row.id] = provenance(row)
+                    }
+                }
+            }
+        }
+        let apps = hits.compactMap { id, depth, mime, row in
+            app(id).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
+        }
+        return (apps, blocked)
+    }
+
+    /// The apps for `mimeType` in GIO's order (`g_app_info_get_all_for_type`).
+    public func applications(for mimeType: String) -> [Association] { associations(for: mimeType).apps }
+
+    /// A default and how it was chosen.
+    public struct DefaultChoice: Sendable, Hashable {
+        /// The app.
+        public var app: DesktopApp
+        /// The type of the chain it is the default for.
+        public var mimeType: String
+        /// Steps from the asked type to ``mimeType``.
+        public var depth: Int
+        /// The `[Default Applications]` line, or (GIO only) the association that stood in for one.
+        public var provenance: Provenance
+    }
+
+    /// GIO's default (`g_app_info_get_default_for_type`): for the type, then each ancestor, the
+    /// `[Default Applications]` entries of every folder, then its associations (so, with no
+    /// default set, the first app in `update-desktop-database`'s order: often a hidden helper);
+    /// the first whose file loads wins, even a `Hidden=true` one.
+    public func gioDefault(for mimeType: String) -> DefaultChoice? {
+        var blocked: Set<String> = []
+        for (depth, mime) in index.chain(mimeType).enumerated() {
+            let rows = index.tweaks(for: mime)
+            var results: [(String, DesktopAppIndex.Tweak)] = []
+            for folder in 0..<index.folderCount {
+                for row in rows where row.folder == folder && row.kind == .defaults && !results.contains(where: { $0.0 == row.id }) {
+                    results.append((row.id, row))
+                }
+            }
+            for folder in 0..<index.folderCount {
+                for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
+                    if !isMasked(row.id, in: folder) && !blocked.contains(row.id) && !results.contains(where: { $0.0 == row.id }) {
+                        results.append((row.id, row))
+                    }
+                }
+                for row in rows where row.folder == folder && row.kind == .removed {
+                    if !isMasked(row.id, in: folder) && !blocked.contains(row.id) && !results.contains(where: { $0.0 == row.id }) {
+                        blocked.insert(row.id)
+                    }
+                }
+            }
+            for (id, row) in results {
+                for record in index.records(for: id) {
+                    let candidate = index.app(record)
+                    if loadProblem(candidate) == nil {
+                        return DefaultChoice(app: candidate, mimeType: mime, depth: depth, provenance: provenance(row))
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Our default: the first installed, not hidden app of a `[Default Applications]` line for
+    /// the type, else for the nearest ancestor (the mime-apps specification's rule). An app that
+    /// merely sorts first is never the default.
+    public func userDefault(for mimeType: String) -> DefaultChoice? {
+        for (depth, mime) in index.chain(mimeType).enumerated() {
+            let rows = index.tweaks(for: mime)
+            for folder in 0..<index.folderCount {
+                for row in rows where row.folder == folder && row.kind == .defaults {
+                    if let app = app(row.id) { return DefaultChoice(app: app, mimeType: mime, depth: depth, provenance: provenance(row)) }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The `[Default Applications]` entries for exactly `mimeType` (unaliased), installed or not.
+    public func defaultEntries(for mimeType: String) -> [(id: String, provenance: Provenance)] {
+        index.tweaks(for: index.unalias(mimeType)).filter { $0.kind == .defaults }.map { ($0.id, provenance($0)) }
+    }
+
+    /// `mimeType` (unaliased) and its declared ancestors.
+    public func chain(_ mimeType: String) -> [String] { index.chain(mimeType) }
+}
