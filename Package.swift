@@ -78,10 +78,12 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "CDBusShims"),
         // Linux desktop applications: .desktop files, mimeapps.list, GIO-compatible choice and launching.
         .target(
             name: "DesktopEntries",
-            dependencies: ["SystemCalls", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["SystemCalls", "CDBus", "CDBusShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: prespecialize
         ),
         .target(
