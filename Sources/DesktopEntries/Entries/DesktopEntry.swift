@@ -146,5 +146,5 @@ public struct DesktopEntry: Sendable, Hashable {
     }
 
     static let mediaTypes: Set<String> = ["application", "audio", "font", "image", "model", "text", "video", "message", "multipart",
-                                          "chemical", "inode", "x-content", "x-epoc", "x-scheme-handler", "zz-application"]
+                                          "chemical", "inode", "misc", "x-content", "x-epoc", "x-scheme-handler", "zz-application"]
 }

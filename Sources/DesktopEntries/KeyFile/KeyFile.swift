@@ -11,8 +11,9 @@ import SystemCalls
 /// named twice is one group, a key given twice in a group keeps its last value, any line that is
 /// not a group, a pair or a comment makes the whole file invalid. Values are kept raw; escapes
 /// (`\s \n \t \r \\`, and `\;` in lists) are decoded when a value is read as a string or a list, so
-/// that one bad escape spoils only its key. A UTF-8 byte-order mark at the start is skipped (GLib
-/// refuses the file: a documented deviation, docs/desktop-apps.md).
+/// that one bad escape spoils only its key. A UTF-8 byte-order mark makes the file invalid, as in
+/// GLib (the specification requires plain UTF-8, and an entry GIO cannot see must not be one we
+/// offer), with an error that names it.
 public struct KeyFile: Sendable {
     /// The largest file read (GLib has no limit; 4 MiB is 400 times the largest desktop entry
     /// seen, and keeps a hostile file from using unbounded memory).
@@ -85,7 +86,8 @@ public struct KeyFile: Sendable {
         groups = []
         var groupIndex: [String: Int] = [:]
         var current: Int?
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw KeyFileError(path: path, line: 1, reason: .byteOrderMark) }
+        var start = 0
         var lineNumber = 0
         while start < bytes.count {
             lineNumber += 1

@@ -25,6 +25,8 @@ public struct KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge(Int)
         /// The file could not be read.
         case unreadable(String)
+        /// The file starts with a UTF-8 byte-order mark.
+        case byteOrderMark
     }
 
     /// The file, when known.
@@ -57,6 +59,7 @@ public struct KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedEncoding(let name): what = "Encoding=\(name) is not supported (only UTF-8)"
         case .tooLarge(let size): what = "\(size) bytes is larger than the \(KeyFile.maximumSize)-byte limit for a key file"
         case .unreadable(let why): what = why
+        case .byteOrderMark: what = "starts with a byte-order mark (EF BB BF), which desktop entries must not have (GLib refuses it too)"
         }
         return "\(place): \(what)"
     }
