@@ -69,6 +69,7 @@ public struct DesktopEntry: Sendable, Hashable {
         func entry(_ key: String) -> KeyFile.Entry? { group?.entry(key) }
         func string(_ key: String) -> String? {
             guard let entry = entry(key) else { return nil }
+            problems += entry.problems(in: path).map(\.description)
             do { return try entry.string(in: path) } catch { problems.append(error.description); return nil }
         }
         func boolean(_ key: String) -> Bool {

@@ -164,14 +164,17 @@ public struct KeyFile: Sendable {
 
 extension KeyFile.Entry {
     /// The value as a string: escapes decoded (`\s` space, `\n`, `\t`, `\r`, `\\`), UTF-8 required.
-    /// - Throws: ``KeyFileError`` for an unknown escape, a trailing backslash or invalid UTF-8
-    ///   (GLib then treats the key as unreadable, and so do we).
+    /// As in GLib, an unknown escape (`\$`) is kept as written and a trailing backslash is
+    /// dropped (``problems(in:)`` reports both).
+    /// - Throws: ``KeyFileError`` for invalid UTF-8 (GLib then treats the key as unreadable).
     public func string(in path: String?) throws(KeyFileError) -> String {
         try Self.decode(rawValue[...], separator: nil, path: path, line: line)[0]
     }
 
     /// The value as a list separated by `;` (a `\;` is a literal semicolon); a trailing `;` ends
     /// the last element and does not start an empty one.
+    /// - Throws: ``KeyFileError`` for an unknown escape, a trailing backslash or invalid UTF-8
+    ///   (GLib then treats the whole list as unreadable, and so do we).
     public func list(in path: String?) throws(KeyFileError) -> [String] {
         try Self.decode(rawValue[...], separator: 0x3B, path: path, line: line)
     }
@@ -185,6 +188,12 @@ extension KeyFile.Entry {
         case [0x66, 0x61, 0x6C, 0x73, 0x65], [0x30]: return false
         default: throw KeyFileError(path: path, line: line, reason: .invalidBoolean(String(decoding: rawValue, as: UTF8.self)))
         }
+    }
+
+    /// What is wrong with the value's escapes even though ``string(in:)`` reads it (an unknown
+    /// escape, a trailing backslash): for explanations.
+    public func problems(in path: String?) -> [KeyFileError] {
+        do { _ = try Self.decode(rawValue[...], separator: 0x00, path: path, line: line); return [] } catch { return [error] }
     }
 
     static func decode(_ raw: ArraySlice<UInt8>, separator: UInt8?, path: String?, line: Int) throws(KeyFileError) -> [String] {
@@ -203,7 +212,10 @@ extension KeyFile.Entry {
             let byte = raw[i]
             if byte == 0x5C {
                 i += 1
-                guard i < raw.endIndex else { throw KeyFileError(path: path, line: line, reason: .escapeAtEnd) }
+                guard i < raw.endIndex else {
+                    if separator != nil { throw KeyFileError(path: path, line: line, reason: .escapeAtEnd) }
+                    break
+                }
                 switch raw[i] {
                 case 0x73: current.append(0x20)
                 case 0x6E: current.append(0x0A)
@@ -212,7 +224,10 @@ extension KeyFile.Entry {
                 case 0x5C: current.append(0x5C)
                 case let other where other == separator: current.append(other)
                 case let other:
-                    throw KeyFileError(path: path, line: line, reason: .invalidEscape("\\" + String(decoding: [other], as: UTF8.self)))
+                    if separator != nil {
+                        throw KeyFileError(path: path, line: line, reason: .invalidEscape("\\" + String(decoding: [other], as: UTF8.self)))
+                    }
+                    current += [0x5C, other]
                 }
             } else if let separator, byte == separator {
                 try finish()
