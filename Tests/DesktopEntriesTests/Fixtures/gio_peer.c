@@ -8,6 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+static int status;
+static void launched(GObject *source, GAsyncResult *result, gpointer loop) {
+  GError *error = NULL;
+  if (!g_app_info_launch_uris_finish(G_APP_INFO(source), result, &error)) { printf("error %s\n", error->message); status = 1; }
+  g_main_loop_quit(loop);
+}
+
 static void show(const char *label, const char *value) { printf("%s %s\n", label, value ? value : "(null)"); }
 
 int main(int argc, char **argv) {
@@ -25,11 +32,14 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "launch") == 0) {
     GDesktopAppInfo *info = g_desktop_app_info_new_from_filename(argv[2]);
     if (!info) { printf("cannot load\n"); return 1; }
-    GList *files = NULL;
-    for (int i = 3; i < argc; i++) files = g_list_append(files, g_file_new_for_path(argv[i]));
-    GError *error = NULL;
-    if (!g_app_info_launch(G_APP_INFO(info), files, NULL, &error)) { printf("error %s\n", error->message); return 1; }
-    return 0;
+    GList *uris = NULL;
+    for (int i = 3; i < argc; i++) uris = g_list_append(uris, g_file_get_uri(g_file_new_for_path(argv[i])));
+    /* The asynchronous call, waited for: a D-Bus activation is only sent from the main loop. */
+    GMainLoop *loop = g_main_loop_new(NULL, FALSE);
+    g_app_info_launch_uris_async(G_APP_INFO(info), uris, NULL, NULL, launched, loop);
+    g_timeout_add_seconds(10, (GSourceFunc)g_main_loop_quit, loop);
+    g_main_loop_run(loop);
+    return status;
   }
   if (strcmp(argv[1], "keyfile") == 0) {
     GKeyFile *k = g_key_file_new();

@@ -1,4 +1,5 @@
 #!/bin/sh
-# Records the arguments it was started with, NUL-separated, into $RECORD_DIR (one file per start).
+# Records how it was started into $RECORD_DIR (one file per start): the working folder, then
+# GIO_LAUNCHED_DESKTOP_FILE, then each argument, all NUL-terminated.
 f="$RECORD_DIR/$(date +%s%N)-$$"
-for a in "$@"; do printf '%s\0' "$a"; done > "$f.tmp" && mv "$f.tmp" "$f"
+{ printf '%s\0' "$(pwd)" "${GIO_LAUNCHED_DESKTOP_FILE:-}"; for a in "$@"; do printf '%s\0' "$a"; done; } > "$f.tmp" && mv "$f.tmp" "$f"
