@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "Handlers",
-            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: prespecialize
@@ -112,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "openin",
-            dependencies: ["Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
