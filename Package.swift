@@ -166,6 +166,11 @@ let package = Package(
             path: "Benchmarks/HandlerBenchmarks"
         ),
         .executableTarget(
+            name: "DesktopBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/DesktopBenchmarks"
+        ),
+        .executableTarget(
             name: "ReceiverBenchmarks",
             dependencies: ["Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"

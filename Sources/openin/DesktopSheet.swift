@@ -13,10 +13,13 @@ import UniformTypes
 struct DesktopSheet {
     let linux: LinuxApps
     let selection: LinuxApps.Selection
+    /// Whether `--json` carries each desktop app's explanation (`--explain`).
+    let explain: Bool
 
     init?(command: ParsedCommand, root: DeviceRoot, registry: TypeRegistry, documents: [String], everyApp: Bool) {
         guard !command.flag("--no-desktop-apps"), command.flag("--desktop-apps") || root.origin != .explicit else { return nil }
         linux = LinuxApps(apps: DesktopApps(), mode: command.flag("--gio") ? .gio : .recommended)
+        explain = command.flag("--explain")
         let detector = FileTypeDetector(registry: registry)
         selection = linux.select(types: documents.map { detector.type(ofFileAt: $0).type }, registry: registry, everyApp: everyApp)
     }
@@ -39,7 +42,9 @@ struct DesktopSheet {
             fields.append(("hidden", .bool(linux.isHiddenHelper(app))))
             if let exec = entry.exec { fields.append(("exec", .string(exec))) }
         }
-        fields.append(("explanation", .array(linux.explanation(for: app.id, document: 0, in: selection).map(PropertyList.string))))
+        if explain {
+            fields.append(("explanation", .array(linux.explanation(for: app.id, document: 0, in: selection).map(PropertyList.string))))
+        }
         return fields
     }
 

@@ -80,20 +80,37 @@ public struct DesktopApps: Sendable {
 
     /// Why record `record` does not load as GIO would load it, or `nil` when it does: it must
     /// parse, be an Application, and its `TryExec=` and `Exec=` programs must be installed.
-    func loadProblem(_ app: DesktopApp) -> String? {
+    /// - Parameter found: programs already looked up in this query (hundreds of apps name a few programs).
+    func loadProblem(_ app: DesktopApp, found: inout [String: Bool]) -> String? {
         guard let entry = app.entry else { return app.problem ?? "it cannot be parsed" }
         if let unusable = entry.unusable { return unusable }
-        if let tryExec = entry.tryExec, !tryExec.isEmpty, findProgram(tryExec) == nil { return "its TryExec=\(tryExec) is not installed" }
-        if let program = entry.execProgram, findProgram(program) == nil { return "its program \(program) is not installed" }
+        func installed(_ program: String) -> Bool {
+            if let known = found[program] { return known }
+            let result = findProgram(program) != nil
+            found[program] = result
+            return result
+        }
+        if let tryExec = entry.tryExec, !tryExec.isEmpty, !installed(tryExec) { return "its TryExec=\(tryExec) is not installed" }
+        if let program = entry.execProgram, !installed(program) { return "its program \(program) is not installed" }
         return nil
+    }
+
+    func loadProblem(_ app: DesktopApp) -> String? {
+        var found: [String: Bool] = [:]
+        return loadProblem(app, found: &found)
     }
 
     /// The app GIO would create for `id` (`g_desktop_app_info_new`): the first folder whose file
     /// loads; `nil` when none does or that file is `Hidden=true`.
     public func app(_ id: String) -> DesktopApp? {
+        var found: [String: Bool] = [:]
+        return app(id, found: &found)
+    }
+
+    func app(_ id: String, found: inout [String: Bool]) -> DesktopApp? {
         for record in index.records(for: id) {
             let app = index.app(record)
-            if loadProblem(app) == nil { return app.entry?.hidden == true ? nil : app }
+            if loadProblem(app, found: &found) == nil { return app.entry?.hidden == true ? nil : app }
         }
         return nil
     }
@@ -132,7 +149,8 @@ public struct DesktopApps: Sendable {
     /// Whether `id` exists in a folder more important than `folder` (GIO then ignores the
     /// folder's associations for it: the more important file replaces it).
     func isMasked(_ id: String, in folder: Int) -> Bool {
-        index.records(for: id).contains { index.recordFolder($0) < folder }
+        guard folder > 0, let first = index.records(for: id).first else { return false }
+        return index.recordFolder(first) < folder
     }
 
     // MARK: associations
@@ -180,28 +198,41 @@ public struct DesktopApps: Sendable {
     /// The apps for `mimeType` and its ancestors, in GIO's order (`g_app_info_get_all_for_type`),
     /// with the types whose `[Removed Associations]` took effect; each app once.
     public func associations(for mimeType: String) -> (apps: [Association], removed: [String: Provenance]) {
+        let (hits, blocked) = associatedIDs(for: mimeType)
+        var found: [String: Bool] = [:]
+        let apps = hits.compactMap { id, depth, mime, row in
+            app(id, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
+        }
+        return (apps, blocked)
+    }
+
+    /// The desktop-file IDs associated with `mimeType` and its ancestors, in GIO's order, before
+    /// checking that they load; and the removals that took effect.
+    func associatedIDs(for mimeType: String) -> (hits: [(String, Int, String, DesktopAppIndex.Tweak)], removed: [String: Provenance]) {
         var hits: [(String, Int, String, DesktopAppIndex.Tweak)] = []
+        var seen: Set<String> = []
         var blocked: [String: Provenance] = [:]
         for (depth, mime) in index.chain(mimeType).enumerated() {
             let rows = index.tweaks(for: mime)
             for folder in 0..<index.folderCount {
                 for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
-                    if !isMasked(row.id, in: folder) && blocked[row.id] == nil && !hits.contains(where: { $0.0 == row.id }) {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
                         hits.append((row.id, depth, mime, row))
+                        seen.insert(row.id)
                     }
                 }
                 for row in rows where row.folder == folder && row.kind == .removed {
-                    if !isMasked(row.id, in: folder) && blocked[row.id] == nil && !hits.contains(where: { $0.0 == row.id }) {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
                         blocked[row.id] = provenance(row)
                     }
                 }
             }
         }
-        let apps = hits.compactMap { id, depth, mime, row in
-            app(id).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
-        }
-        return (apps, blocked)
+        return (hits, blocked)
     }
+
+    /// The IDs associated with `mimeType` (GIO's order), without loading the apps.
+    public func associatedIDs(for mimeType: String) -> [String] { associatedIDs(for: mimeType).hits.map(\.0) }
 
     /// The apps for `mimeType` in GIO's order (`g_app_info_get_all_for_type`).
     public func applications(for mimeType: String) -> [Association] { associations(for: mimeType).apps }

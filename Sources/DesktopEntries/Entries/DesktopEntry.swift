@@ -66,7 +66,11 @@ public struct DesktopEntry: Sendable, Hashable {
         self.path = path
         var problems: [String] = []
         let group = file.groups.first { $0.name == Self.group }
-        func entry(_ key: String) -> KeyFile.Entry? { group?.entry(key) }
+        // One pass over the group (a file with a hundred translations is common): the last
+        // value of each untranslated key.
+        var latest: [String: KeyFile.Entry] = [:]
+        for entry in group?.entries ?? [] where entry.locale == nil { latest[entry.key] = entry }
+        func entry(_ key: String) -> KeyFile.Entry? { latest[key] }
         func string(_ key: String) -> String? {
             guard let entry = entry(key) else { return nil }
             problems += entry.problems(in: path).map(\.description)
@@ -105,7 +109,7 @@ public struct DesktopEntry: Sendable, Hashable {
             unusable = group == nil ? "it has no [Desktop Entry] group" : "its first group is [\(file.groups.first!.name)], not [Desktop Entry]"
         } else if type != "Application" {
             unusable = type.map { "it is of Type=\($0), not Application" } ?? "it has no Type="
-        } else if let exec, !exec.isEmpty, (try? ShellWords.split(exec)).map({ $0.isEmpty }) ?? true {
+        } else if let exec, !exec.isEmpty, (try? ShellWords.split(Array(exec.utf8))) == nil {
             unusable = "its Exec= cannot be split into words"
         }
         self.problems = problems
@@ -142,7 +146,11 @@ public struct DesktopEntry: Sendable, Hashable {
         guard Self.mediaTypes.contains(String(media)) || (media.hasPrefix("x-") && media.count > 2) else { return false }
         guard !subtype.isEmpty else { return false }
         return subtype.utf8.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?=".utf8.contains(byte)
+            switch byte {
+            case 0...0x20, 0x7F...: false
+            case 0x28, 0x29, 0x3C, 0x3E, 0x40, 0x2C, 0x3B, 0x3A, 0x5C, 0x22, 0x2F, 0x5B, 0x5D, 0x3F, 0x3D: false  // ()<>@,;:\"/[]?=
+            default: true
+            }
         }
     }
 

@@ -59,6 +59,9 @@ struct IndexBuilder {
     private mutating func scan(_ directory: String, prefix: String, folder: Int, into apps: inout [App]) {
         let source = addSource(directory)
         guard sources[source].status?.kind == .directory else { return }
+        // Files first, then subfolders: the sources of one folder stay together, which is what
+        // lets the freshness check stat them relative to the open folder.
+        var subfolders: [String] = []
         for name in FileSystem.entries(of: directory).sorted() {
             let path = directory + "/" + name
             if name.hasSuffix(".desktop") {
@@ -75,9 +78,10 @@ struct IndexBuilder {
                     apps.append(App(folder: folder, source: fileSource, id: id, path: path, entry: nil, problem: error.description))
                 }
             } else if FileSystem.isDirectory(path) {
-                scan(path, prefix: prefix + name + "-", folder: folder, into: &apps)
+                subfolders.append(name)
             }
         }
+        for name in subfolders { scan(directory + "/" + name, prefix: prefix + name + "-", folder: folder, into: &apps) }
     }
 
     /// The associations of one folder, in GIO's order: the files of ``DesktopLocations/associationFiles(in:)``,
@@ -87,8 +91,11 @@ struct IndexBuilder {
     /// `expand_strv` with a blocklist).
     private mutating func folderTweaks(_ f: Int, _ folder: DesktopLocations.Folder, apps: [App], hierarchy: MIMEHierarchy) -> [Tweak] {
         var added: [String: [Tweak]] = [:], removed: [String: [Tweak]] = [:], defaults: [String: [Tweak]] = [:]
+        // The same lists as sets, for the membership tests (hundreds of apps claim image/png).
+        var addedIDs: [String: Set<String>] = [:], removedIDs: [String: Set<String>] = [:], defaultIDs: [String: Set<String>] = [:]
         var order: [String] = []
-        func note(_ mime: String) { if added[mime] == nil && removed[mime] == nil && defaults[mime] == nil { order.append(mime) } }
+        var known: Set<String> = []
+        func note(_ mime: String) { if known.insert(mime).inserted { order.append(mime) } }
         for (path, tweaksAllowed) in locations.associationFiles(in: folder) {
             let source = addSource(path)
             guard sources[source].status?.kind == .regular, let file = try? KeyFile(contentsOf: path) else { continue }
@@ -97,43 +104,48 @@ struct IndexBuilder {
                 for line in list.lines(.added) {
                     let mime = hierarchy.unalias(line.mimeType)
                     note(mime)
-                    for id in line.desktopIDs where !(added[mime] ?? []).contains(where: { $0.id == id })
-                        && !(removed[mime] ?? []).contains(where: { $0.id == id }) {
+                    for id in line.desktopIDs where !(addedIDs[mime]?.contains(id) ?? false) && !(removedIDs[mime]?.contains(id) ?? false) {
                         added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .added, id: id, source: source, line: line.line))
+                        addedIDs[mime, default: []].insert(id)
                     }
                 }
                 for line in list.lines(.removed) {
                     let mime = hierarchy.unalias(line.mimeType)
                     note(mime)
-                    for id in line.desktopIDs where !(removed[mime] ?? []).contains(where: { $0.id == id })
-                        && !(added[mime] ?? []).contains(where: { $0.id == id }) {
+                    for id in line.desktopIDs where !(removedIDs[mime]?.contains(id) ?? false) && !(addedIDs[mime]?.contains(id) ?? false) {
                         removed[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .removed, id: id, source: source, line: line.line))
+                        removedIDs[mime, default: []].insert(id)
                     }
                 }
             }
             for line in list.lines(.defaults) {
                 let mime = hierarchy.unalias(line.mimeType)
                 note(mime)
-                for id in line.desktopIDs where !(defaults[mime] ?? []).contains(where: { $0.id == id }) {
+                for id in line.desktopIDs where !(defaultIDs[mime]?.contains(id) ?? false) {
                     defaults[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .defaults, id: id, source: source, line: line.line))
+                    defaultIDs[mime, default: []].insert(id)
                 }
             }
         }
         if !folder.isConfiguration {
-            var claims: [String: [App]] = [:]
-            for app in apps where app.folder == f {
+            // Each type's claimants, by app index; apps are in ID order within a folder already.
+            var claims: [String: [Int]] = [:]
+            for (index, app) in apps.enumerated() where app.folder == f {
                 guard let entry = app.entry, entry.isInMIMECache else { continue }
+                var seen: Set<String> = []
                 for mime in entry.mimeTypes where DesktopEntry.isValidMIMEType(mime) {
                     let canonical = hierarchy.unalias(mime)
-                    if !(claims[canonical] ?? []).contains(where: { $0.id == app.id }) { claims[canonical, default: []].append(app) }
+                    if seen.insert(canonical).inserted { claims[canonical, default: []].append(index) }
                 }
             }
-            for mime in claims.keys.sorted() {
+            for mime in claims.keys.sorted(by: Self.less) {
                 note(mime)
-                for app in claims[mime]!.sorted(by: { Self.less($0.id, $1.id) })
-                where !(added[mime] ?? []).contains(where: { $0.id == app.id }) && !(removed[mime] ?? []).contains(where: { $0.id == app.id }) {
+                for index in claims[mime]!.sorted(by: { Self.less(apps[$0].id, apps[$1].id) }) {
+                    let app = apps[index]
+                    guard !(addedIDs[mime]?.contains(app.id) ?? false), !(removedIDs[mime]?.contains(app.id) ?? false) else { continue }
                     added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source,
                                                           line: app.entry?.mimeTypeLine ?? 0))
+                    addedIDs[mime, default: []].insert(app.id)
                 }
             }
         }

@@ -43,18 +43,25 @@ public enum ShellWords {
     /// character (and removes a newline); `#` at the start of a word comments out the line.
     public static func split(_ text: [UInt8]) throws(SplitError) -> [[UInt8]] {
         var tokens: [[UInt8]] = []
-        var token: [UInt8]?
+        // The current token and whether one is open (GLib distinguishes an empty token from none).
+        var token: [UInt8] = []
+        var open = false
         var quote: UInt8 = 0
         var escaped = false
         var i = 0
         func delimit() {
-            if let current = token { tokens.append(current) }
-            token = nil
+            if open { tokens.append(token) }
+            token.removeAll(keepingCapacity: true)
+            open = false
+        }
+        func add(_ bytes: UInt8...) {
+            token.append(contentsOf: bytes)
+            open = true
         }
         while i < text.count {
             let byte = text[i]
             if quote == 0x5C {
-                if byte != 0x0A { token = (token ?? []) + [0x5C, byte] }
+                if byte != 0x0A { add(0x5C, byte) }
                 quote = 0
             } else if quote == 0x23 {
                 while i < text.count && text[i] != 0x0A { i += 1 }
@@ -62,22 +69,22 @@ public enum ShellWords {
                 if i == text.count { break }
             } else if quote != 0 {
                 if byte == quote && !(quote == 0x22 && escaped) { quote = 0 }
-                token = (token ?? []) + [byte]
+                add(byte)
             } else {
                 switch byte {
                 case 0x0A: delimit()
-                case 0x20, 0x09: if let current = token, !current.isEmpty { delimit() }
+                case 0x20, 0x09: if open && !token.isEmpty { delimit() }
                 case 0x27, 0x22:
-                    token = (token ?? []) + [byte]
+                    add(byte)
                     quote = byte
                 case 0x5C: quote = byte
                 case 0x23:
                     if i == 0 || text[i - 1] == 0x20 || text[i - 1] == 0x0A || text[i - 1] == 0 {
                         quote = byte
                     } else {
-                        token = (token ?? []) + [byte]
+                        add(byte)
                     }
-                default: token = (token ?? []) + [byte]
+                default: add(byte)
                 }
             }
             escaped = byte == 0x5C ? !escaped : false

@@ -107,10 +107,10 @@ public struct LinuxApps: Sendable {
             // knows relations the MIME database does not, and the reverse).
             for supertype in [type] + type.supertypes.sorted(by: { $0.identifier < $1.identifier }) {
                 for other in supertype.tags(of: .mimeType) where other != mime {
-                    for association in apps.applications(for: other) where match.associations[association.app.id] == nil
-                        && match.throughTypes[association.app.id] == nil && removed[association.app.id] == nil {
-                        match.throughTypes[association.app.id] = (association.mimeType, supertype.identifier)
-                        byID[association.app.id] = association.app
+                    for id in apps.associatedIDs(for: other) where match.associations[id] == nil && match.throughTypes[id] == nil && removed[id] == nil {
+                        guard let app = byID[id] ?? apps.app(id) else { continue }
+                        match.throughTypes[id] = (other, supertype.identifier)
+                        byID[id] = app
                     }
                 }
             }
@@ -152,6 +152,10 @@ public struct LinuxApps: Sendable {
             } else if let through = match.throughTypes[app.id] {
                 claimed = through.claimed
                 source = "MimeType=\(through.claimed)"
+            } else if let choice = mode == .gio ? match.gioDefault : match.userDefault, choice.app.id == app.id {
+                // The default names an app that does not claim the type: it still opens it (GIO too).
+                claimed = choice.mimeType
+                source = choice.provenance.description
             }
             guard let claimed else { continue }
             let named = UTType(mimeType: claimed, in: registry)
