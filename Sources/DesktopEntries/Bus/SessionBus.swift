@@ -105,7 +105,7 @@ public final class SessionBus: @unchecked Sendable {
         var read = DBusMessageIter()
         if dbus_message_iter_init(reply, &read) != 0 {
             repeat {
-                if let value = Self.read(&read) { values.append(value) }
+                if let value = Self.value(from: &read) { values.append(value) }
             } while dbus_message_iter_next(&read) != 0
         }
         return values
@@ -181,7 +181,7 @@ public final class SessionBus: @unchecked Sendable {
         }
     }
 
-    static func read(_ iterator: inout DBusMessageIter) -> BusValue? {
+    static func value(from iterator: inout DBusMessageIter) -> BusValue? {
         switch dbus_message_iter_get_arg_type(&iterator) {
         case typeString:
             var p: UnsafePointer<CChar>?
@@ -198,7 +198,7 @@ public final class SessionBus: @unchecked Sendable {
         case typeVariant:
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
-            return read(&sub)
+            return value(from: &sub)
         case typeArray:
             var sub = DBusMessageIter()
             let element = dbus_message_iter_get_element_type(&iterator)
@@ -207,7 +207,7 @@ public final class SessionBus: @unchecked Sendable {
             while dbus_message_iter_get_arg_type(&sub) != 0 {
                 switch element {
                 case typeString:
-                    if case .string(let s)? = read(&sub) { strings.append(s) }
+                    if case .string(let s)? = value(from: &sub) { strings.append(s) }
                 case typeByte:
                     var b: UInt8 = 0
                     dbus_message_iter_get_basic(&sub, &b)
@@ -215,7 +215,7 @@ public final class SessionBus: @unchecked Sendable {
                 case typeDictEntry:
                     var entry = DBusMessageIter()
                     dbus_message_iter_recurse(&sub, &entry)
-                    if case .string(let key)? = read(&entry), dbus_message_iter_next(&entry) != 0, let value = read(&entry) { entries[key] = value }
+                    if case .string(let key)? = value(from: &entry), dbus_message_iter_next(&entry) != 0, let item = value(from: &entry) { entries[key] = item }
                 default:
                     break
                 }
