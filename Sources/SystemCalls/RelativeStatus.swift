@@ -14,7 +14,7 @@ extension OwnedDescriptor {
 
     /// The status of the NUL-terminated `name` in this folder, following links; `nil` when it
     /// cannot be looked at. One path component to resolve instead of a whole path: checking
-    /// thousands of files of a few folders costs a third as much. The corresponding C function
+    /// thousands of files of a few folders costs about half as much (measured: 5 against 10 ms for 2,650). The corresponding C function
     /// is `fstatat`.
     package func status(ofCString name: UnsafePointer<CChar>) -> FileStatus? {
         var info = stat()

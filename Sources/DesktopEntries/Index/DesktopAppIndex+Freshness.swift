@@ -10,16 +10,7 @@ extension DesktopAppIndex {
 
     /// Whether every file and folder the index was built from is unchanged, and every one it
     /// looked for is still missing.
-    public var isFresh: Bool {
-        let n = header(.sourceCount)
-        // Thousands of stats: half on a second thread (the wall time of a query is what a user waits for).
-        guard n >= 1024 else { return sourcesAreFresh(0..<n) }
-        final class Halves: @unchecked Sendable { var first = false }  // written by one thread, read after the join
-        let halves = Halves()
-        var second = false
-        ParallelWork.both({ [self] in halves.first = sourcesAreFresh(0..<(n / 2)) }, { second = sourcesAreFresh((n / 2)..<n) })
-        return halves.first && second
-    }
+    public var isFresh: Bool { sourcesAreFresh(0..<header(.sourceCount)) }
 
     /// Whether the sources in `range` are unchanged.
     func sourcesAreFresh(_ range: Range<Int>) -> Bool {
