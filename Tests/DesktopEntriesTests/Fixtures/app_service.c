@@ -26,6 +26,8 @@ static void call(GDBusConnection *c, const char *sender, const char *path, const
   fprintf(f, "\n");
   fclose(f);
   g_dbus_method_invocation_return_value(inv, NULL);
+  /* The reply must leave before the process does (exiting at once loses it: NoReply). */
+  g_dbus_connection_flush_sync(c, NULL, NULL);
   g_main_loop_quit(loop);
 }
 
