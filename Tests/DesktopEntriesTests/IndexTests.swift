@@ -62,6 +62,16 @@ import Testing
         #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
     }
 
+    /// A link from a subfolder back to its parent is read once, not forever.
+    @Test func folderLinkLoopsEnd() throws {
+        let tree = try DesktopFixtures.tree()
+        try FileManager.default.createSymbolicLink(atPath: tree.usr + "/applications/loop", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: tree.usr + "/applications/kde4/back", withDestinationPath: "../kde4")
+        let apps = tree.apps()
+        #expect(apps.app("kde4-okular.desktop") != nil)
+        #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
+    }
+
     /// Subfolders give `-` IDs; the more important folder's file wins; names are localized.
     @Test func idsPrecedenceAndNames() throws {
         let tree = try DesktopFixtures.tree()

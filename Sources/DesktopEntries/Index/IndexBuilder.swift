@@ -13,6 +13,9 @@ struct IndexBuilder {
     struct Source { var path: String; var status: FileStatus? }
     private var sources: [Source] = []
     private struct FolderID: Hashable { var folder: Int; var id: String }
+    private struct FolderIdentity: Hashable { var device: UInt64; var inode: UInt64 }
+    /// The folders on the current path of the scan.
+    private var visiting: Set<FolderIdentity> = []
     private var seen: Set<FolderID> = []
 
     struct App {
@@ -58,7 +61,11 @@ struct IndexBuilder {
 
     private mutating func scan(_ directory: String, prefix: String, folder: Int, into apps: inout [App]) {
         let source = addSource(directory)
-        guard sources[source].status?.kind == .directory else { return }
+        guard let status = sources[source].status, status.kind == .directory else { return }
+        // A link back to a folder already being read (applications/loop -> ..) is read once: GIO
+        // follows such links without a guard; a query must never loop.
+        guard visiting.insert(FolderIdentity(device: status.device, inode: status.inode)).inserted else { return }
+        defer { visiting.remove(FolderIdentity(device: status.device, inode: status.inode)) }
         // Files first, then subfolders: the sources of one folder stay together, which is what
         // lets the freshness check stat them relative to the open folder.
         var subfolders: [String] = []
