@@ -62,6 +62,37 @@ import Testing
         #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
     }
 
+    /// An index whose records are damaged (but whose sources still match, so it is used) answers
+    /// without crashing: every reference is bounds-checked. 400 damaged copies, each with 1–16
+    /// bytes changed among the apps, associations, MIME tables and strings.
+    @Test func damagedRecordsNeverCrash() throws {
+        let tree = try DesktopFixtures.tree()
+        guard case .rebuilt(let path) = tree.apps().origin else { Issue.record("not built"); return }
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        let index = try #require(DesktopAppIndex(bytes: Array(good)))
+        let start = index.header(.appOffset) * 4
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            return Int(truncatingIfNeeded: seed & 0x7FFF_FFFF)
+        }
+        var answered = 0
+        for _ in 0..<400 {
+            var bytes = good
+            for _ in 0...(next() % 16) { bytes[start + next() % (bytes.count - start)] = UInt8(next() & 0xFF) }
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let apps = tree.apps()
+            for mime in ["image/png", "application/pdf", "text/plain", "application/x-nothing"] {
+                _ = apps.applications(for: mime)
+                _ = apps.gioDefault(for: mime)
+                _ = apps.userDefault(for: mime)
+            }
+            _ = apps.allApps()
+            if case .cached = apps.origin { answered += 1 }
+        }
+        #expect(answered > 100, "most damaged copies are used (their sources still match)")
+    }
+
     /// A link from a subfolder back to its parent is read once, not forever.
     @Test func folderLinkLoopsEnd() throws {
         let tree = try DesktopFixtures.tree()
