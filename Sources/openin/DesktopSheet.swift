@@ -76,4 +76,18 @@ struct DesktopSheet {
         }
         return 0
     }
+
+    /// The desktop app `id` as a bundle, when it can open `type` (`openin default set TYPE ID.desktop`:
+    /// the choice is stored with the user's other defaults and ranks the app first).
+    static func capableApp(_ id: String, for type: UTType, registry: TypeRegistry) throws(OpeninCommands.Failure) -> AppBundle {
+        let linux = LinuxApps()
+        guard linux.apps.app(id) != nil else { throw .init(message: linux.apps.whyNotAvailable(id)) }
+        let selection = linux.select(types: [type], registry: registry)
+        guard let bundle = selection.bundles.first(where: { $0.bundleIdentifier == id }),
+              !HandlerRanking(registry: registry).rank(type: type, fileName: nil, index: HandlerIndex(bundles: [bundle], registry: registry)).isEmpty else {
+            let mime = LinuxApps.mimeType(of: type)
+            throw .init(message: "\(id) cannot open \(type.identifier) (\(mime)): neither its MimeType= nor a mimeapps.list line associates it")
+        }
+        return bundle
+    }
 }

@@ -124,6 +124,19 @@ import Testing
         #expect(try Self.openin(tree, ["--list", "--explain", tree.source]).out.contains("catch-all: it claims text/plain, reached from text/csv (a generic editor)"))
     }
 
+    /// `openin default set` takes a desktop-file ID; the app then ranks first.
+    @Test func defaultSetTakesDesktopApps() throws {
+        let tree = try Self.tree()
+        try FileManager.default.createDirectory(atPath: tree.root.path + "/device", withIntermediateDirectories: true)
+        let set = try Self.openin(tree, ["default", "set", "com.adobe.pdf", "evince-previewer.desktop"])
+        #expect(set.status == 0, "\(set.err)")
+        #expect(try Self.ids(try Self.openin(tree, ["--json", tree.report]).out).first == "evince-previewer.desktop")
+        let refused = try Self.openin(tree, ["default", "set", "com.adobe.pdf", "eog.desktop"])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("eog.desktop cannot open com.adobe.pdf (application/pdf)"))
+        #expect(try Self.openin(tree, ["default", "set", "com.adobe.pdf", "nothing.desktop"]).err.contains("no desktop file nothing.desktop"))
+    }
+
     /// Choosing a desktop app starts it as GIO would, with the document's path; a Hidden or
     /// missing app is refused with the reason.
     @Test func toStartsTheDesktopApp() throws {
