@@ -59,6 +59,13 @@ let libraryTargets: [Target] = [
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "CDBusShims"),
+        // Linux desktop applications: .desktop files, mimeapps.list, GIO-compatible choice and launching.
+        .target(
+            name: "DesktopEntries",
+            dependencies: ["SystemCalls", "CDBus", "CDBusShims", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The app model (what an Info.plist says), the apps and containers of a device root, its
         // compiled registry, and the linter that checks Info.plists the way the model reads them.
         .target(
@@ -82,7 +89,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "Handlers",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -156,7 +163,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "openin",
-            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["DesktopEntries", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
@@ -275,6 +282,11 @@ let supportTargets: [Target] = [
             path: "Benchmarks/URLSchemeBenchmarks"
         ),
         .executableTarget(
+            name: "DesktopBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/DesktopBenchmarks"
+        ),
+        .executableTarget(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],
             path: "Benchmarks/ReceiverBenchmarks"
@@ -365,6 +377,11 @@ let testTargets: [Target] = [
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "DesktopEntriesTests",
+            dependencies: ["DesktopEntries", "SystemCalls", "TestHelpers"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "HandlersTests",
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
@@ -380,6 +397,7 @@ let package = Package(
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "AppRegistry", targets: ["AppRegistry"]),
         .library(name: "Handlers", targets: ["Handlers"]),
+        .library(name: "DesktopEntries", targets: ["DesktopEntries"]),
         .library(name: "Receiver", targets: ["Receiver"]),
         .library(name: "URLSchemes", targets: ["URLSchemes"]),
         .library(name: "AppInterchange", targets: ["AppInterchange"]),

@@ -72,6 +72,7 @@ struct DefaultsCommand {
 
     /// The registered app `identifier`, when it can open `type`.
     func capableApp(_ identifier: String, for type: UTType) throws(OpeninCommands.Failure) -> AppBundle {
+        if identifier.hasSuffix(".desktop") { return try DesktopSheet.capableApp(identifier, for: type, registry: registry) }
         guard let app = AppBundle.registered(identifier, in: registry) ?? AppBundle.all(on: root).apps.first(where: { $0.bundleIdentifier == identifier }) else {
             throw .init(message: "no registered app \(identifier) on \(root.path)")
         }

@@ -57,10 +57,14 @@ struct OpeninCommands {
         let defaults: HandlerDefaults
         do { defaults = try HandlerDefaults(root: root) } catch { throw Failure(message: "\(error)") }
         let exclude = Set(command.all("--exclude"))
-        let chooser = Chooser(registry: registry, bundles: bundles, defaults: defaults.byType)
+        // Linux desktop applications beside the registered bundles (DesktopSheet.swift).
+        let desktop = DesktopSheet(command: command, root: root, registry: registry, documents: documents, everyApp: explainAll)
+        let chooser = Chooser(registry: registry, bundles: bundles + (desktop?.selection.bundles ?? []),
+                              defaults: desktop?.defaults(merging: defaults.byType) ?? defaults.byType)
         // Refusals are needed to explain an app the user named (--to), or for --all.
-        let sheet = chooser.sheet(for: documents, exclude: exclude, sourceApplication: sender, refusals: explainAll,
+        var sheet = chooser.sheet(for: documents, exclude: exclude, sourceApplication: sender, refusals: explainAll,
                                   senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry))
+        desktop?.arrange(&sheet)
         let rows = SheetText.rows(sheet)
         let performer = ActivityPerformer(delivery: Delivery(root: root, sourceApplication: sender, annotation: try annotation(),
                                                              launch: !command.flag("--no-launch")),
@@ -71,26 +75,30 @@ struct OpeninCommands {
                 if let refusal = sheet.refusals.first(where: { $0.app.bundleIdentifier == target }) {
                     throw Failure(message: "\(target) cannot take \(documentsPhrase(sheet)): \(refusal.reason)", status: 1)
                 }
-                throw Failure(message: exclude.contains(target) ? "\(target) is excluded" : "no registered app \(target) on \(root.path)")
+                throw Failure(message: exclude.contains(target) ? "\(target) is excluded"
+                              : desktop?.whyNot(target) ?? "no registered app \(target) on \(root.path)")
             }
-            return try perform(.app(entry), sheet: sheet, performer: performer)
+            return try perform(.app(entry), sheet: sheet, performer: performer, desktop: desktop)
         }
         if let type = command.value("--activity") {
             guard let activity = sheet.activities.first(where: { $0.activityType == type }) else {
                 throw Failure(message: "the activity \(type) is not available for \(documentsPhrase(sheet))", status: 1)
             }
-            return try perform(.activity(activity), sheet: sheet, performer: performer)
+            return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)
         }
-        if command.flag("--json") { Output.text(SheetText.json(sheet, all: command.flag("--all"))); return sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0 }
+        if command.flag("--json") {
+            Output.text(SheetText.json(sheet, all: command.flag("--all"), details: desktop?.json))
+            return sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0
+        }
         if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
-            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all")))
+            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"), details: desktop?.explanation))
             return sheet.apps.isEmpty ? 1 : 0
         }
         guard let choice = InteractiveSheet(sheet: sheet).run() else {
             Output.error("openin: cancelled")
             return 1
         }
-        return try perform(rows[choice], sheet: sheet, performer: performer)
+        return try perform(rows[choice], sheet: sheet, performer: performer, desktop: desktop)
     }
 
     func documentsPhrase(_ sheet: Sheet) -> String {
@@ -107,7 +115,10 @@ struct OpeninCommands {
         }
     }
 
-    func perform(_ row: SheetText.Row, sheet: Sheet, performer: ActivityPerformer) throws(Failure) -> Int32 {
+    func perform(_ row: SheetText.Row, sheet: Sheet, performer: ActivityPerformer, desktop: DesktopSheet?) throws(Failure) -> Int32 {
+        if case .app(let entry) = row, let desktop, let app = desktop.selection.byID[entry.app.bundleIdentifier] {
+            return try desktop.launch(app, documents: sheet.documents.map(\.path), launch: !command.flag("--no-launch"))
+        }
         do {
             switch row {
             case .app(let entry):

@@ -8,6 +8,7 @@ let openinSpec = ToolSpec(
     discussion: [
         "Keys in the sheet: arrows or j/k to move, PgUp/PgDn to page, a number then Enter to choose, Enter to choose the highlighted row, q or Esc to cancel.",
         "The order (the user's default, specific before wildcard claims, rank, distance, Editor before Viewer, name), the activities, the Inbox delivery and the launch key DILaunchCommand are in docs/handlers.md.",
+        "Linux desktop applications (XDG_DATA_HOME and XDG_DATA_DIRS applications/, mimeapps.list) are offered beside registered apps, by desktop-file ID, and started as GIO starts them: docs/desktop-apps.md.",
     ],
     verbs: [
         VerbSpec("default", operands: "set TYPE BUNDLE-ID | get TYPE | unset TYPE | list",
@@ -28,6 +29,9 @@ let openinSpec = ToolSpec(
         OptionSpec("--annotation", value: .text("PLIST"), help: "a property-list value passed to the app (XML, OpenStep or @FILE)"),
         OptionSpec("--destination", value: .directory, help: "the folder for copy-to-folder (~ is expanded; it must exist)"),
         OptionSpec("--no-launch", help: "deliver without starting the app's launch command (DILaunchCommand)"),
+        OptionSpec("--desktop-apps", help: "also offer this machine's Linux desktop applications (.desktop files, mimeapps.list) with --root; they are offered without --root"),
+        OptionSpec("--no-desktop-apps", help: "offer registered apps only"),
+        OptionSpec("--gio", help: "order the desktop applications and choose the default as GIO does (gio mime, gio open)"),
     ],
     operands: "FILE...",
     examples: [
@@ -37,6 +41,8 @@ let openinSpec = ToolSpec(
         ("openin --activity copy-to-folder --destination ~/Desktop a.png b.png", "copy into a folder"),
         ("openin default set public.plain-text com.example.notes", "make Notes the default for text"),
         ("openin default list", "every default the user set"),
+        ("openin --list --explain report.pdf", "the installed Linux apps for a PDF, where each came from and why"),
+        ("openin --gio --list report.pdf", "the same in GIO's order, with GIO's default first"),
     ],
     exitStatus: [(0, "delivered or listed"), (1, "nothing can take the documents, or the sheet was cancelled"), (2, "usage errors and failures")],
     seeAlso: ["uti(1)", "inboxd(1)", "docs/handlers.md"])

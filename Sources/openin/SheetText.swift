@@ -22,7 +22,8 @@ enum SheetText {
         return "\(c.claim.role.rawValue), \(c.claim.rank.rawValue), \(c.claimedType)"
     }
 
-    static func plain(_ sheet: Sheet, explain: Bool, all: Bool) -> String {
+    /// - Parameter details: more `why` lines for an app and a document (Linux desktop apps).
+    static func plain(_ sheet: Sheet, explain: Bool, all: Bool, details: ((Sheet.AppEntry, Int) -> [String])? = nil) -> String {
         var out = documentLines(sheet)
         let nameWidth = min(32, (sheet.apps.map { $0.app.name.count } + sheet.activities.map { $0.name.count }).max() ?? 8)
         let idWidth = min(44, (sheet.apps.map { $0.app.bundleIdentifier.count } + sheet.activities.map { $0.activityType.count }).max() ?? 8)
@@ -35,8 +36,9 @@ enum SheetText {
             number += 1
             out.append("  \(pad(String(number), 3)) \(pad(entry.app.name, nameWidth))  \(pad(entry.app.bundleIdentifier, idWidth))  \(summary(entry))")
             if explain {
-                for (document, candidate) in zip(sheet.documents, entry.candidates) {
+                for (index, (document, candidate)) in zip(sheet.documents, entry.candidates).enumerated() {
                     out.append("        why\(sheet.documents.count > 1 ? " (\(document.path))" : ""): \(candidate.reason)")
+                    for line in details?(entry, index) ?? [] { out.append("          \(line)") }
                 }
             }
         }
@@ -54,7 +56,8 @@ enum SheetText {
         return out.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ sheet: Sheet, all: Bool) -> String {
+    /// - Parameter details: more fields for an app (Linux desktop apps).
+    static func json(_ sheet: Sheet, all: Bool, details: ((Sheet.AppEntry) -> [(String, PropertyList)])? = nil) -> String {
         func dict(_ pairs: [(String, PropertyList)]) -> PropertyList { .dictionary(OrderedDictionary(uniqueKeysWithValues: pairs)) }
         var top: [(String, PropertyList)] = [
             ("documents", .array(sheet.documents.map { dict([("path", .string($0.path)), ("type", .string($0.type.identifier)),
@@ -64,7 +67,7 @@ enum SheetText {
                 return dict([("bundleIdentifier", .string(entry.app.bundleIdentifier)), ("name", .string(entry.app.name)),
                              ("role", .string(c.claim.role.rawValue)), ("rank", .string(c.claim.rank.rawValue)),
                              ("claimedType", .string(c.claimedType)), ("distance", .integer(Int64(c.distance))),
-                             ("reason", .string(entry.candidates.map(\.reason).joined(separator: "; ")))])
+                             ("reason", .string(entry.candidates.map(\.reason).joined(separator: "; ")))] + (details?(entry) ?? []))
             })),
             ("activities", .array(sheet.activities.map {
                 dict([("activityType", .string($0.activityType)), ("name", .string($0.name)), ("reason", .string($0.reason))])

@@ -1,0 +1,242 @@
+import SystemCalls
+
+/// The installed desktop applications and the user's and system's associations, answered from
+/// the compiled index (``DesktopAppIndex``), which is checked for freshness and rebuilt when
+/// anything it was built from changed.
+///
+/// Two kinds of answer:
+/// - GIO's, reproduced exactly for the same files (``applications(for:)`` is
+///   `g_app_info_get_all_for_type`, ``gioDefault(for:)`` is `g_app_info_get_default_for_type`),
+///   except that `mimeinfo.cache` is never read: each folder's `MimeType=` claims are taken from
+///   the desktop files themselves, in the order `update-desktop-database` would write them;
+/// - ours (``userDefault(for:)``): only `[Default Applications]` lines make a default, so a hidden
+///   helper that sorts first is never chosen by accident.
+public struct DesktopApps: Sendable {
+    /// Where the index came from in this process.
+    public enum IndexOrigin: Sendable, Hashable {
+        /// Mapped from the cache: it was fresh.
+        case cached(String)
+        /// Rebuilt (it was missing, damaged, built for other locations or stale) and written to the cache.
+        case rebuilt(String)
+        /// Built in memory: the cache folder could not be written.
+        case inMemory
+    }
+
+    /// The locations read.
+    public let locations: DesktopLocations
+    /// The index.
+    public let index: DesktopAppIndex
+    /// Where the index came from.
+    public let origin: IndexOrigin
+    /// Finds programs for `TryExec=` and `Exec=` (GIO does not count an entry whose program is not installed).
+    let findProgram: @Sendable (String) -> String?
+
+    /// The cache folder: `$XDG_CACHE_HOME/document-interchange`, else `~/.cache/document-interchange`.
+    public static var defaultCacheDirectory: String {
+        if let xdg = Environment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/document-interchange" }
+        return Environment.home + "/.cache/document-interchange"
+    }
+
+    /// The index file for `locations` in `cacheDirectory` (one per set of locations).
+    public static func indexPath(for locations: DesktopLocations, in cacheDirectory: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in locations.key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return cacheDirectory + "/desktop-apps-" + String(hash, radix: 16) + ".index"
+    }
+
+    /// Loads the applications of `locations`: maps the cached index when it is fresh, else
+    /// rebuilds it and replaces the cached file atomically (or keeps it in memory when the cache
+    /// folder cannot be written).
+    /// - Parameter findProgram: finds a program on `PATH` (default: this process's `PATH`).
+    public init(locations: DesktopLocations = .current(), cacheDirectory: String? = defaultCacheDirectory,
+                findProgram: (@Sendable (String) -> String?)? = nil) {
+        self.locations = locations
+        self.findProgram = findProgram ?? { Environment.findExecutable($0) }
+        if let cacheDirectory {
+            let path = Self.indexPath(for: locations, in: cacheDirectory)
+            if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations), cached.isFresh {
+                index = cached
+                origin = .cached(path)
+                return
+            }
+            var builder = IndexBuilder(locations: locations)
+            let bytes = builder.build()
+            if (try? FileSystem.makeDirectories(cacheDirectory)) != nil, (try? AtomicFile.write(bytes, to: path)) != nil,
+               let written = DesktopAppIndex(path: path) {
+                index = written
+                origin = .rebuilt(path)
+                return
+            }
+            index = DesktopAppIndex(bytes: bytes)!
+            origin = .inMemory
+        } else {
+            var builder = IndexBuilder(locations: locations)
+            index = DesktopAppIndex(bytes: builder.build())!
+            origin = .inMemory
+        }
+    }
+
+    // MARK: apps
+
+    /// Why record `record` does not load as GIO would load it, or `nil` when it does: it must
+    /// parse, be an Application, and its `TryExec=` and `Exec=` programs must be installed.
+    /// - Parameter found: programs already looked up in this query (hundreds of apps name a few programs).
+    func loadProblem(_ app: DesktopApp, found: inout [String: Bool]) -> String? {
+        guard let entry = app.entry else { return app.problem ?? "it cannot be parsed" }
+        if let unusable = entry.unusable { return unusable }
+        func installed(_ program: String) -> Bool {
+            if let known = found[program] { return known }
+            let result = findProgram(program) != nil
+            found[program] = result
+            return result
+        }
+        if let tryExec = entry.tryExec, !tryExec.isEmpty, !installed(tryExec) { return "its TryExec=\(tryExec) is not installed" }
+        if let program = entry.execProgram, !installed(program) { return "its program \(program) is not installed" }
+        return nil
+    }
+
+    func loadProblem(_ app: DesktopApp) -> String? {
+        var found: [String: Bool] = [:]
+        return loadProblem(app, found: &found)
+    }
+
+    /// The app GIO would create for `id` (`g_desktop_app_info_new`): the first folder whose file
+    /// loads; `nil` when none does or that file is `Hidden=true`.
+    public func app(_ id: String) -> DesktopApp? {
+        var found: [String: Bool] = [:]
+        return app(id, found: &found)
+    }
+
+    func app(_ id: String, found: inout [String: Bool]) -> DesktopApp? {
+        for record in index.records(for: id) {
+            let app = index.app(record)
+            if loadProblem(app, found: &found) == nil { return app.entry?.hidden == true ? nil : app }
+        }
+        return nil
+    }
+
+    /// The file of `id` in the most important folder that has one, whether or not it loads.
+    public func file(_ id: String) -> DesktopApp? {
+        index.records(for: id).first.map(index.app)
+    }
+
+    /// Why `id` is not an app (missing, hidden, not loadable), for messages.
+    public func whyNotAvailable(_ id: String) -> String {
+        let records = index.records(for: id)
+        guard !records.isEmpty else { return "no desktop file \(id) in \(locations.folders.filter { !$0.isConfiguration }.map(\.path).joined(separator: ", "))" }
+        for record in records {
+            let app = index.app(record)
+            if let problem = loadProblem(app) { return "\(app.path): \(problem)" }
+            if app.entry?.hidden == true { return "\(app.path) has Hidden=true (the app is deleted)" }
+        }
+        return "\(id) is available"
+    }
+
+    /// Every app GIO would list (`g_app_info_get_all`): each ID once, from its most important
+    /// folder, loadable and not hidden; sorted by ID.
+    public func allApps() -> [DesktopApp] {
+        var result: [DesktopApp] = []
+        var record = 0
+        while record < index.appCount {
+            let id = index.recordID(record)
+            let range = index.records(for: id)
+            if let app = app(id) { result.append(app) }
+            record = max(range.upperBound, record + 1)
+        }
+        return result
+    }
+
+    /// Whether `id` exists in a folder more important than `folder` (GIO then ignores the
+    /// folder's associations for it: the more important file replaces it).
+    func isMasked(_ id: String, in folder: Int) -> Bool {
+        guard folder > 0, let first = index.records(for: id).first else { return false }
+        return index.recordFolder(first) < folder
+    }
+
+    // MARK: associations
+
+    /// Where an association comes from.
+    public enum Provenance: Sendable, Hashable, CustomStringConvertible {
+        /// The app's own `MimeType=` line.
+        case claimed(file: String, line: Int)
+        /// An `[Added Associations]` line.
+        case added(file: String, line: Int)
+        /// A `[Default Applications]` line.
+        case defaultEntry(file: String, line: Int)
+
+        /// "FILE:LINE [Added Associations]".
+        public var description: String {
+            switch self {
+            case .claimed(let file, let line): "\(file):\(line) MimeType="
+            case .added(let file, let line): "\(file):\(line) [Added Associations]"
+            case .defaultEntry(let file, let line): "\(file):\(line) [Default Applications]"
+            }
+        }
+    }
+
+    /// An app associated with a type, and how.
+    public struct Association: Sendable, Hashable {
+        /// The app.
+        public var app: DesktopApp
+        /// The type of the chain the association names (the asked type or an ancestor).
+        public var mimeType: String
+        /// Steps from the asked type to ``mimeType`` (0: the type itself).
+        public var depth: Int
+        /// The line that made it.
+        public var provenance: Provenance
+    }
+
+    func provenance(_ tweak: DesktopAppIndex.Tweak) -> Provenance {
+        let file = index.sourcePath(tweak.source) ?? "?"
+        switch tweak.kind {
+        case .claimed: return .claimed(file: file, line: tweak.line)
+        case .added, .removed: return .added(file: file, line: tweak.line)
+        case .defaults: return .defaultEntry(file: file, line: tweak.line)
+        }
+    }
+
+    /// The apps for `mimeType` and its ancestors, in GIO's order (`g_app_info_get_all_for_type`),
+    /// with the types whose `[Removed Associations]` took effect; each app once.
+    public func associations(for mimeType: String) -> (apps: [Association], removed: [String: Provenance]) {
+        let (hits, blocked) = associatedIDs(for: mimeType)
+        var found: [String: Bool] = [:]
+        let apps = hits.compactMap { id, depth, mime, row in
+            app(id, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
+        }
+        return (apps, blocked)
+    }
+
+    /// The desktop-file IDs associated with `mimeType` and its ancestors, in GIO's order, before
+    /// checking that they load; and the removals that took effect.
+    func associatedIDs(for mimeType: String) -> (hits: [(String, Int, String, DesktopAppIndex.Tweak)], removed: [String: Provenance]) {
+        var hits: [(String, Int, String, DesktopAppIndex.Tweak)] = []
+        var seen: Set<String> = []
+        var blocked: [String: Provenance] = [:]
+        for (depth, mime) in index.chain(mimeType).enumerated() {
+            let rows = index.tweaks(for: mime)
+            for folder in 0..<index.folderCount {
+                for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
+                        hits.append((row.id, depth, mime, row))
+                        seen.insert(row.id)
+                    }
+                }
+                for row in rows where row.folder == folder && row.kind == .removed {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
+                        blocked[row.id] = provenance(row)
+                    }
+                }
+            }
+        }
+        return (hits, blocked)
+    }
+
+    /// The IDs associated with `mimeType` (GIO's order), without loading the apps.
+    public func associatedIDs(for mimeType: String) -> [String] { associatedIDs(for: mimeType).hits.map(\.0) }
+
+    /// The apps for `mimeType` in GIO's order (`g_app_info_get_all_for_type`).
+    public func applications(for mimeType: String) -> [Association] { associations(for: mimeType).apps }
+
+    /// `mimeType` (unaliased) and its declared ancestors.
+    public func chain(_ mimeType: String) -> [String] { index.chain(mimeType) }
+}

@@ -1,0 +1,59 @@
+import SystemCalls
+
+/// The freshness check (the rule is in ``DesktopAppIndex``'s documentation): every file and folder
+/// the index was built from must stat the same, every one it did not find must still be missing.
+extension DesktopAppIndex {
+    /// Whether the index was built for `locations`.
+    func isBuilt(for locations: DesktopLocations) -> Bool {
+        compare(at: IndexLayout.HeaderWord.environment0.rawValue, locations.key) == 0
+    }
+
+    /// Whether every file and folder the index was built from is unchanged, and every one it
+    /// looked for is still missing.
+    public var isFresh: Bool { sourcesAreFresh(0..<header(.sourceCount)) }
+
+    /// Whether the sources in `range` are unchanged.
+    func sourcesAreFresh(_ range: Range<Int>) -> Bool {
+        let start = header(.sourceOffset)
+        // Sources are recorded folder by folder (a folder, then its files): the files are looked
+        // at relative to their open folder, one name to resolve each instead of a whole path.
+        var folder: OwnedDescriptor?
+        var folderPath: UnsafeRawBufferPointer?
+        var nameBuffer = [CChar](repeating: 0, count: 4096)
+        for i in range {
+            let at = start + i * IndexLayout.sourceWords
+            let offset = Int(word(at)), length = Int(word(at + 1))
+            guard let path = bytes(offset: offset, length: length + 1), path[length] == 0 else { return false }
+            var status: FileStatus?
+            let slash = path[..<length].lastIndex(of: 0x2F) ?? -1
+            if slash > 0, let folderPath, folderPath.count == slash, folderPath.elementsEqual(path[..<slash]),
+               let folder, length - slash < nameBuffer.count {
+                let name = UnsafeRawBufferPointer(rebasing: path[(slash + 1)...length])
+                status = nameBuffer.withUnsafeMutableBytes { buffer in
+                    buffer.copyMemory(from: name)
+                    return folder.status(ofCString: buffer.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+            } else {
+                status = path.withMemoryRebound(to: CChar.self) { FileSystem.status(cString: $0.baseAddress!) }
+            }
+            let kind = word(at + 2)
+            if kind == 1, status?.kind == .directory {
+                folder = path.withMemoryRebound(to: CChar.self) { OwnedDescriptor.lookupFolder(cString: $0.baseAddress!) }
+                folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
+            }
+            guard let status else {
+                if kind == 0 { continue }
+                return false
+            }
+            let expectedKind: UInt32 = switch status.kind { case .directory: 1; case .regular: 2; default: 3 }
+            let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
+            let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
+            let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
+            guard kind == expectedKind, status.inode == inode, status.modified.seconds == seconds,
+                  status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
+            if kind == 2 && status.size != size { return false }
+        }
+        return true
+    }
+
+}

@@ -1,0 +1,284 @@
+import SystemCalls
+
+/// Reads every desktop entry, association file and MIME database file the locations name, and
+/// compiles them into the index's bytes (``IndexLayout``). This is the only place that parses
+/// them; a query reads the compiled bytes.
+struct IndexBuilder {
+    let locations: DesktopLocations
+
+    private var words: [UInt32] = []
+    private var pool: [UInt8] = []
+    private var poolIndex: [String: UInt32] = [:]
+
+    struct Source { var path: String; var status: FileStatus? }
+    private var sources: [Source] = []
+    private struct FolderID: Hashable { var folder: Int; var id: String }
+    private struct FolderIdentity: Hashable { var device: UInt64; var inode: UInt64 }
+    /// The folders on the current path of the scan.
+    private var visiting: Set<FolderIdentity> = []
+    private var seen: Set<FolderID> = []
+
+    struct App {
+        var folder: Int
+        var source: Int
+        var id: String
+        var path: String
+        var entry: DesktopEntry?
+        var problem: String?
+    }
+
+    struct Tweak {
+        var mime: String
+        var folder: Int
+        var kind: IndexLayout.TweakKind
+        var id: String
+        var source: Int
+        var line: Int
+    }
+
+    init(locations: DesktopLocations) { self.locations = locations }
+
+    /// Everything read and compiled.
+    mutating func build() -> [UInt8] {
+        var apps: [App] = []
+        // Data folders: every .desktop file, recursively; subfolders add `NAME-` to the ID.
+        for (f, folder) in locations.folders.enumerated() where !folder.isConfiguration {
+            scan(folder.path, prefix: "", folder: f, into: &apps)
+        }
+        let hierarchy = MIMEHierarchy(folders: locations.mimeFolders)
+        for file in MIMEHierarchy.files(in: locations.mimeFolders) { _ = addSource(file) }
+        var tweaks: [Tweak] = []
+        for (f, folder) in locations.folders.enumerated() {
+            tweaks += folderTweaks(f, folder, apps: apps, hierarchy: hierarchy)
+        }
+        return serialize(apps: apps, tweaks: tweaks, hierarchy: hierarchy)
+    }
+
+    private mutating func addSource(_ path: String) -> Int {
+        sources.append(Source(path: path, status: FileSystem.status(path)))
+        return sources.count - 1
+    }
+
+    private mutating func scan(_ directory: String, prefix: String, folder: Int, into apps: inout [App]) {
+        let source = addSource(directory)
+        guard let status = sources[source].status, status.kind == .directory else { return }
+        // A link back to a folder already being read (applications/loop -> ..) is read once: GIO
+        // follows such links without a guard; a query must never loop.
+        guard visiting.insert(FolderIdentity(device: status.device, inode: status.inode)).inserted else { return }
+        defer { visiting.remove(FolderIdentity(device: status.device, inode: status.inode)) }
+        // Files first, then subfolders: the sources of one folder stay together, which is what
+        // lets the freshness check stat them relative to the open folder.
+        var subfolders: [String] = []
+        for name in FileSystem.entries(of: directory).sorted() {
+            let path = directory + "/" + name
+            if name.hasSuffix(".desktop") {
+                let id = prefix + name
+                // Two files for one ID in one folder (kde4-a.desktop and kde4/a.desktop): the first
+                // in name order is kept.
+                if !seen.insert(FolderID(folder: folder, id: id)).inserted { continue }
+                let fileSource = addSource(path)
+                do {
+                    let file = try KeyFile(contentsOf: path)
+                    apps.append(App(folder: folder, source: fileSource, id: id, path: path,
+                                    entry: DesktopEntry(id: id, path: path, file: file, locales: locations.locales), problem: nil))
+                } catch {
+                    apps.append(App(folder: folder, source: fileSource, id: id, path: path, entry: nil, problem: error.description))
+                }
+            } else if FileSystem.isDirectory(path) {
+                subfolders.append(name)
+            }
+        }
+        for name in subfolders { scan(directory + "/" + name, prefix: prefix + name + "-", folder: folder, into: &apps) }
+    }
+
+    /// The associations of one folder, in GIO's order: the files of ``DesktopLocations/associationFiles(in:)``,
+    /// then (for a data folder) the folder's own `MimeType=` claims, sorted by desktop-file ID as
+    /// `update-desktop-database` writes them. An addition is dropped when the folder already
+    /// removed the app for the type, and a removal when it already added it (GIO's
+    /// `expand_strv` with a blocklist).
+    private mutating func folderTweaks(_ f: Int, _ folder: DesktopLocations.Folder, apps: [App], hierarchy: MIMEHierarchy) -> [Tweak] {
+        var added: [String: [Tweak]] = [:], removed: [String: [Tweak]] = [:], defaults: [String: [Tweak]] = [:]
+        // The same lists as sets, for the membership tests (hundreds of apps claim image/png).
+        var addedIDs: [String: Set<String>] = [:], removedIDs: [String: Set<String>] = [:], defaultIDs: [String: Set<String>] = [:]
+        var order: [String] = []
+        var known: Set<String> = []
+        func note(_ mime: String) { if known.insert(mime).inserted { order.append(mime) } }
+        for (path, tweaksAllowed) in locations.associationFiles(in: folder) {
+            let source = addSource(path)
+            guard sources[source].status?.kind == .regular, let file = try? KeyFile(contentsOf: path) else { continue }
+            let list = MimeAppsList(file, path: path)
+            if tweaksAllowed {
+                for line in list.lines(.added) {
+                    let mime = hierarchy.unalias(line.mimeType)
+                    note(mime)
+                    for id in line.desktopIDs where !(addedIDs[mime]?.contains(id) ?? false) && !(removedIDs[mime]?.contains(id) ?? false) {
+                        added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .added, id: id, source: source, line: line.line))
+                        addedIDs[mime, default: []].insert(id)
+                    }
+                }
+                for line in list.lines(.removed) {
+                    let mime = hierarchy.unalias(line.mimeType)
+                    note(mime)
+                    for id in line.desktopIDs where !(removedIDs[mime]?.contains(id) ?? false) && !(addedIDs[mime]?.contains(id) ?? false) {
+                        removed[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .removed, id: id, source: source, line: line.line))
+                        removedIDs[mime, default: []].insert(id)
+                    }
+                }
+            }
+            for line in list.lines(.defaults) {
+                let mime = hierarchy.unalias(line.mimeType)
+                note(mime)
+                for id in line.desktopIDs where !(defaultIDs[mime]?.contains(id) ?? false) {
+                    defaults[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .defaults, id: id, source: source, line: line.line))
+                    defaultIDs[mime, default: []].insert(id)
+                }
+            }
+        }
+        if !folder.isConfiguration {
+            // Each type's claimants, by app index; apps are in ID order within a folder already.
+            var claims: [String: [Int]] = [:]
+            for (index, app) in apps.enumerated() where app.folder == f {
+                guard let entry = app.entry, entry.isInMIMECache else { continue }
+                var seen: Set<String> = []
+                for mime in entry.mimeTypes where DesktopEntry.isValidMIMEType(mime) {
+                    let canonical = hierarchy.unalias(mime)
+                    if seen.insert(canonical).inserted { claims[canonical, default: []].append(index) }
+                }
+            }
+            for mime in claims.keys.sorted(by: Self.less) {
+                note(mime)
+                for index in claims[mime]!.sorted(by: { Self.less(apps[$0].id, apps[$1].id) }) {
+                    let app = apps[index]
+                    guard !(addedIDs[mime]?.contains(app.id) ?? false), !(removedIDs[mime]?.contains(app.id) ?? false) else { continue }
+                    added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source,
+                                                          line: app.entry?.mimeTypeLine ?? 0))
+                    addedIDs[mime, default: []].insert(app.id)
+                }
+            }
+        }
+        return order.flatMap { (added[$0] ?? []) + (removed[$0] ?? []) + (defaults[$0] ?? []) }
+    }
+
+    /// Byte order (`strcmp`), as `update-desktop-database` sorts.
+    static func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    // MARK: serializing
+
+    private mutating func string(_ value: String?) -> (UInt32, UInt32) {
+        guard let value else { return (IndexLayout.none, IndexLayout.none) }
+        if let offset = poolIndex[value] { return (offset, UInt32(value.utf8.count)) }
+        let offset = UInt32(pool.count)
+        pool += value.utf8
+        pool.append(0)
+        poolIndex[value] = offset
+        return (offset, UInt32(value.utf8.count))
+    }
+
+    private mutating func append(_ value: String?) {
+        let (offset, length) = string(value)
+        words.append(offset)
+        words.append(length)
+    }
+
+    private func joined(_ list: [String]?) -> String? {
+        list.map { String(decoding: Array($0.map { Array($0.utf8) }.joined(separator: [IndexLayout.listSeparator])), as: UTF8.self) }
+    }
+
+    private mutating func serialize(apps: [App], tweaks: [Tweak], hierarchy: MIMEHierarchy) -> [UInt8] {
+        words = Array(repeating: 0, count: IndexLayout.HeaderWord.allCases.count)
+        func set(_ word: IndexLayout.HeaderWord, _ value: Int) { words[word.rawValue] = UInt32(truncatingIfNeeded: value) }
+        set(.magic0, Int(IndexLayout.magic.0))
+        set(.magic1, Int(IndexLayout.magic.1))
+        set(.version, Int(IndexLayout.version))
+        let environment = string(locations.key)
+        set(.environment0, Int(environment.0))
+        set(.environment1, Int(environment.1))
+
+        set(.sourceCount, sources.count)
+        set(.sourceOffset, words.count)
+        for source in sources {
+            append(source.path)
+            let status = source.status
+            let kind: UInt32 = switch status?.kind { case nil: 0; case .directory?: 1; case .regular?: 2; default: 3 }
+            let inode = status?.inode ?? 0, seconds = UInt64(bitPattern: status?.modified.seconds ?? 0), size = UInt64(status?.size ?? 0)
+            words += [kind, UInt32(truncatingIfNeeded: inode), UInt32(truncatingIfNeeded: inode >> 32),
+                      UInt32(truncatingIfNeeded: seconds), UInt32(truncatingIfNeeded: seconds >> 32),
+                      UInt32(truncatingIfNeeded: status?.modified.nanoseconds ?? 0),
+                      UInt32(truncatingIfNeeded: size), UInt32(truncatingIfNeeded: size >> 32)]
+        }
+
+        set(.folderCount, locations.folders.count)
+        set(.folderOffset, words.count)
+        for folder in locations.folders {
+            append(folder.path)
+            words.append(folder.isConfiguration ? 1 : 0)
+            append(folder.origin)
+        }
+
+        let sortedApps = apps.sorted { $0.id != $1.id ? Self.less($0.id, $1.id) : $0.folder < $1.folder }
+        set(.appCount, sortedApps.count)
+        set(.appOffset, words.count)
+        for app in sortedApps {
+            let e = app.entry
+            var flags: IndexLayout.AppFlags = []
+            if let e {
+                flags.insert(.parsed)
+                if e.terminal { flags.insert(.terminal) }
+                if e.hidden { flags.insert(.hidden) }
+                if e.noDisplay { flags.insert(.noDisplay) }
+                if e.dbusActivatable { flags.insert(.dbusActivatable) }
+                if e.noFuse { flags.insert(.noFuse) }
+                if e.startupNotify { flags.insert(.startupNotify) }
+            }
+            words += [UInt32(app.folder), UInt32(app.source), flags.rawValue]
+            append(app.id)
+            append(app.path)
+            append(app.problem ?? e?.unusable)
+            append(e?.type)
+            append(e?.name)
+            append(e?.genericName)
+            append(e?.icon)
+            append(e?.exec)
+            words.append(UInt32(e?.execLine ?? 0))
+            append(e?.tryExec)
+            append(e?.workingDirectory)
+            append(joined(e?.onlyShowIn))
+            append(joined(e?.notShowIn))
+            append(joined(e?.mimeTypes ?? []))
+            words.append(UInt32(e?.mimeTypeLine ?? 0))
+            append(joined(e?.categories ?? []))
+            append(e?.flatpakID)
+            append(e?.snapInstanceName)
+            append(joined(e?.problems ?? []))
+        }
+
+        // Stable: the rows of one type keep GIO's order.
+        let sortedTweaks = tweaks.enumerated().sorted { $0.element.mime != $1.element.mime ? Self.less($0.element.mime, $1.element.mime) : $0.offset < $1.offset }
+        set(.tweakCount, sortedTweaks.count)
+        set(.tweakOffset, words.count)
+        for (_, tweak) in sortedTweaks {
+            append(tweak.mime)
+            words += [UInt32(tweak.folder), tweak.kind.rawValue]
+            append(tweak.id)
+            words += [UInt32(tweak.source), UInt32(tweak.line)]
+        }
+
+        let aliases = hierarchy.aliases.sorted { Self.less($0.key, $1.key) }
+        set(.aliasCount, aliases.count)
+        set(.aliasOffset, words.count)
+        for (alias, canonical) in aliases { append(alias); append(canonical) }
+
+        let parents = hierarchy.parents.keys.sorted(by: Self.less).flatMap { child in hierarchy.parents[child]!.map { (child, $0) } }
+        set(.parentCount, parents.count)
+        set(.parentOffset, words.count)
+        for (child, parent) in parents { append(child); append(parent) }
+
+        set(.poolOffset, words.count * 4)
+        set(.poolLength, pool.count)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(words.count * 4 + pool.count)
+        for word in words { bytes += [UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF), UInt8(word >> 24)] }
+        bytes += pool
+        return bytes
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import DesktopEntries
+
+/// The compiled index: reused while nothing changed, rebuilt by the next query after any change
+/// (an edit in place, a new or removed entry, a new mimeapps.list, a new MIME database), never
+/// trusted when damaged.
+@Suite(.serialized) struct IndexTests {
+    @Test func reusedUntilAnythingChanges() throws {
+        let tree = try DesktopFixtures.tree()
+        let first = tree.apps()
+        guard case .rebuilt(let path) = first.origin else { Issue.record("first load: \(first.origin)"); return }
+        #expect(tree.apps().origin == .cached(path))
+        #expect(first.index.sourceCount > 40)
+        #expect(first.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
+
+        // An edit in place (same inode, the folder's time unchanged): seen by the next query.
+        let gedit = tree.usr + "/applications/gedit.desktop"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: gedit))
+        handle.seekToEndOfFile()
+        handle.write(Data("Keywords=x;\n".utf8))
+        try handle.close()
+        var text = try String(contentsOfFile: gedit, encoding: .utf8)
+        text = text.replacingOccurrences(of: "MimeType=text/plain;", with: "MimeType=text/plain;image/png;")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: gedit))
+        let edited = tree.apps()
+        #expect(edited.origin == .rebuilt(path))
+        #expect(edited.applications(for: "image/png").map(\.app.id) == ["eog.desktop", "gedit.desktop"])
+
+        // A new entry in a new subfolder, then a new mimeapps.list in the config folder.
+        try tree.write("[Desktop Entry]\nType=Application\nName=New\nExec=true\nMimeType=image/png;\n", to: "home/applications/x/new.desktop")
+        #expect(tree.apps().applications(for: "image/png").map(\.app.id).contains("x-new.desktop"))
+        try tree.write("[Default Applications]\nimage/png=x-new.desktop\n", to: "config/mimeapps.list")
+        let configured = tree.apps()
+        #expect(configured.userDefault(for: "image/png")?.app.id == "x-new.desktop")
+        #expect(configured.userDefault(for: "image/png")?.provenance == .defaultEntry(file: tree.config + "/mimeapps.list", line: 2))
+        // Removed: gone at once.
+        try FileManager.default.removeItem(atPath: tree.home + "/applications/x/new.desktop")
+        let removed = tree.apps()
+        #expect(removed.userDefault(for: "image/png") == nil)
+        #expect(removed.app("x-new.desktop") == nil)
+        #expect(tree.apps().origin == .cached(path))
+    }
+
+    @Test func damagedOrForeignIndexIsRebuilt() throws {
+        let tree = try DesktopFixtures.tree()
+        guard case .rebuilt(let path) = tree.apps().origin else { Issue.record("not built"); return }
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        for damage in [Data(), Data("garbage".utf8), good.prefix(good.count / 2), good.prefix(100) + Data(repeating: 0xFF, count: good.count - 100)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            let apps = tree.apps()
+            #expect(apps.origin == .rebuilt(path))
+            #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
+        }
+        // Other locations (another current desktop) get another file.
+        var other = tree
+        other.desktops = ["KDE"]
+        #expect(DesktopApps.indexPath(for: other.locations, in: tree.cache) != path)
+        // No writable cache: built in memory, same answers.
+        let apps = DesktopApps(locations: tree.locations, cacheDirectory: "/proc/no-cache-here", findProgram: DesktopFixtures.Tree.find)
+        #expect(apps.origin == .inMemory)
+        #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
+    }
+
+    /// An index whose records are damaged (but whose sources still match, so it is used) answers
+    /// without crashing: every reference is bounds-checked. 400 damaged copies, each with 1–16
+    /// bytes changed among the apps, associations, MIME tables and strings.
+    @Test func damagedRecordsNeverCrash() throws {
+        let tree = try DesktopFixtures.tree()
+        guard case .rebuilt(let path) = tree.apps().origin else { Issue.record("not built"); return }
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        let index = try #require(DesktopAppIndex(bytes: Array(good)))
+        let start = index.header(.appOffset) * 4
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            return Int(truncatingIfNeeded: seed & 0x7FFF_FFFF)
+        }
+        var answered = 0
+        for _ in 0..<400 {
+            var bytes = good
+            for _ in 0...(next() % 16) { bytes[start + next() % (bytes.count - start)] = UInt8(next() & 0xFF) }
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let apps = tree.apps()
+            for mime in ["image/png", "application/pdf", "text/plain", "application/x-nothing"] {
+                _ = apps.applications(for: mime)
+                _ = apps.gioDefault(for: mime)
+                _ = apps.userDefault(for: mime)
+            }
+            _ = apps.allApps()
+            if case .cached = apps.origin { answered += 1 }
+        }
+        #expect(answered > 100, "most damaged copies are used (their sources still match)")
+    }
+
+    /// A link from a subfolder back to its parent is read once, not forever.
+    @Test func folderLinkLoopsEnd() throws {
+        let tree = try DesktopFixtures.tree()
+        try FileManager.default.createSymbolicLink(atPath: tree.usr + "/applications/loop", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: tree.usr + "/applications/kde4/back", withDestinationPath: "../kde4")
+        let apps = tree.apps()
+        #expect(apps.app("kde4-okular.desktop") != nil)
+        #expect(apps.applications(for: "image/png").map(\.app.id) == ["eog.desktop"])
+    }
+
+    /// Subfolders give `-` IDs; the more important folder's file wins; names are localized.
+    @Test func idsPrecedenceAndNames() throws {
+        let tree = try DesktopFixtures.tree()
+        let apps = tree.apps()
+        #expect(apps.app("kde4-okular.desktop")?.path == tree.usr + "/applications/kde4/okular.desktop")
+        #expect(apps.app("eog.desktop")?.folder.origin == "XDG_DATA_HOME")
+        #expect(apps.file("eog.desktop")?.path == tree.home + "/applications/eog.desktop")
+        let all = apps.allApps().map(\.id)
+        // frobnicator.desktop's program (/does-not-exist) is not installed: GIO leaves it out, so do we.
+        #expect(all.contains("kde4-okular.desktop") && !all.contains("frobnicator.desktop"))
+        #expect(apps.whyNotAvailable("frobnicator.desktop").hasSuffix("its program /does-not-exist is not installed"))
+        #expect(all == all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let german = DesktopApps(locations: DesktopLocations(configHome: tree.config, configDirs: [], dataHome: tree.home, dataDirs: [tree.usr],
+                                                             locales: LocaleNames.variants(of: "de_DE.UTF-8")),
+                                 cacheDirectory: tree.cache, findProgram: DesktopFixtures.Tree.find)
+        #expect(german.app("org.gnome.Calculator.desktop")?.name == "Taschenrechner")
+        #expect(apps.app("org.gnome.Calculator.desktop")?.name == "Calculator")
+    }
+}
