@@ -24,7 +24,6 @@ let notifyutilSpec: ToolSpec = {
         exitStatus: [(0, "done (a command that failed printed KEY: Reason, as on macOS)"), (1, "usage errors")],
         seeAlso: ["docs/notifications.md"])
     spec.usageErrorStatus = 1
-    spec.helpWord = false
     return spec
 }()
 

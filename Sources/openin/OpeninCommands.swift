@@ -7,7 +7,12 @@ import UniformTypes
 
 /// What `openin` does with a parsed command line: a thin layer over the Handlers library.
 struct OpeninCommands {
-    struct Failure: Error { var message: String; var status: Int32 = 2 }
+    /// What went wrong, said as the tool prints it, with the exit status.
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var status: Int32 = 2
+        var description: String { message }
+    }
 
     let command: ParsedCommand
     let root: DeviceRoot
@@ -141,6 +146,8 @@ struct OpeninCommands {
                     }
                 }
             }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(message: "\(error)")
         }

@@ -8,7 +8,12 @@ import URLSchemes
 
 /// What `openurl` does with a parsed command line: a thin layer over the URLSchemes library.
 struct OpenurlCommands {
-    struct Failure: Error { var message: String; var status: Int32 = 2 }
+    /// What went wrong, said as the tool prints it, with the exit status.
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var status: Int32 = 2
+        var description: String { message }
+    }
 
     let command: ParsedCommand
     let root: DeviceRoot

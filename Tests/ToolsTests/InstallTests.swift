@@ -5,7 +5,12 @@ import Testing
 /// `scripts/install`: the layout a real tool has, found from wherever it is copied; man pages
 /// that render; completions that complete; the systemd user unit that runs the receiver.
 @Suite(.serialized) struct InstallTests {
-    static let tools = ["plutil", "uti", "openin", "inboxd"]
+    /// Every tool: each target under Sources/ with a main.swift, as scripts/install finds them.
+    static let tools: [String] = {
+        let sources = TestSupport.packageRoot.appendingPathComponent("Sources")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: sources.path + "/\($0)/main.swift") }.sorted()
+    }()
 
     /// Installs the built tools (the test build) under a fresh prefix; the environment a user
     /// would have (a home of its own, nothing pointing at the checkout).
@@ -106,7 +111,7 @@ import Testing
         job.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
         // Its log goes to a file: an unread pipe would fill and stop it mid-write.
         let log = home.appendingPathComponent("inboxd.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         job.standardError = try FileHandle(forWritingTo: log)
         try job.run()
         defer { if job.isRunning { job.terminate() } }

@@ -122,6 +122,10 @@ extension ToolSpec {
                                      + "; the verbs are " + verbs.map(\.name).joined(separator: ", "))
                 }
             }
+            if verbs.isEmpty && operands == nil {
+                // A word a tool has no place for is a mistake, not something to ignore.
+                throw UsageError("unexpected word '\(word)': \(name) takes options only")
+            }
             result.operands.append(word)
         }
         // Options given before the verb must also apply to it.
