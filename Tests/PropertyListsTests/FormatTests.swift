@@ -120,6 +120,19 @@ import Testing
         #expect(try PropertyListReader.read(bytes).value == value)
     }
 
+    /// Canonically equivalent strings are different objects: each reads back as it was written.
+    @Test func binaryKeepsCanonicallyEquivalentStringsApart() throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let bytes = BinaryPropertyListWriter().write(.array([.string(composed), .string(decomposed), .string(composed)]))
+        guard case .array(let items) = try PropertyListReader.read(bytes).value, items.count == 3,
+              case .string(let first) = items[0], case .string(let second) = items[1], case .string(let third) = items[2] else {
+            Issue.record("not an array of three strings"); return
+        }
+        #expect(Array(first.unicodeScalars) == Array(composed.unicodeScalars))
+        #expect(Array(second.unicodeScalars) == Array(decomposed.unicodeScalars))
+        #expect(Array(third.unicodeScalars) == Array(composed.unicodeScalars))
+    }
+
     @Test func xmlRefusesCharactersItCannotCarry() {
         #expect(throws: PropertyListWriteError.self) { try XMLPropertyListWriter().write(.string("bell \u{7}")) }
     }

@@ -15,7 +15,22 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// The scalar values that are stored once (CF uniques by equality; so do we, by exact value).
     private enum UniqueKey: Hashable {
-        case string(String), integer(Int64), unsigned(UInt64), real(UInt64), bool(Bool), date(UInt64), data([UInt8]), uid(UInt64)
+        case string(ExactString), integer(Int64), unsigned(UInt64), real(UInt64), bool(Bool), date(UInt64), data([UInt8]), uid(UInt64)
+    }
+
+    /// A string compared by its exact scalars. Swift's `==` compares canonical equivalence, which
+    /// would store "\u{E9}" and "e\u{301}" as one object and change what a reader gets back; CF
+    /// compares the characters as stored, and so do we.
+    private struct ExactString: Hashable {
+        let value: String
+        init(_ value: String) { self.value = value }
+
+        static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            var value = value
+            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// An object ready to encode, with references to other objects by index.
@@ -33,7 +48,7 @@ public struct BinaryPropertyListWriter: Sendable {
         func flatten(_ v: PropertyList) -> Int {
             let key: UniqueKey?
             switch v {
-            case .string(let s): key = .string(s)
+            case .string(let s): key = .string(ExactString(s))
             case .integer(let i): key = .integer(i)
             case .unsignedInteger(let u): key = .unsigned(u)
             case .real(let r): key = .real(r.bitPattern)
