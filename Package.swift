@@ -29,6 +29,7 @@ let libraryTargets: [Target] = [
         .target(
             name: "PropertyLists",
             dependencies: [
+                "SystemCalls",
                 "CLibXML2",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -13,6 +13,14 @@ package enum FileSystem {
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 
+    /// The status of `path`, following links, or why it cannot be looked at. The corresponding C
+    /// function is `stat`.
+    package static func statusOrError(_ path: String) throws(SystemCallError) -> FileStatus {
+        var info = stat()
+        _ = try invoke(.stat, path: path) { stat(path, &info) }
+        return FileStatus(info)
+    }
+
     /// The status of `path` itself, a link not followed. The corresponding C function is `lstat`.
     package static func linkStatus(_ path: String) -> FileStatus? {
         var info = stat()

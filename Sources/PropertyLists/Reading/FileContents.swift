@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 
 /// Whole-file reads and writes through swift-system, so tools need not load Foundation.
@@ -52,41 +53,17 @@ public enum FileContents {
         return result
     }
 
-    /// Writes `bytes` to `path` atomically: a unique temporary file in the same folder (`mkstemp`),
-    /// written, flushed to disk, then renamed over `path`, so a reader never sees a half-written
-    /// file and two writers at once each rename a complete one. `-` writes standard output.
+    /// Writes `bytes` to `path` atomically: a unique temporary file in the same folder, written,
+    /// flushed to disk, then renamed over `path` and the folder flushed, so a reader never sees a
+    /// half-written file and two writers at once each rename a complete one. `-` writes standard
+    /// output.
     public static func write(_ bytes: [UInt8], to path: FilePath) throws(Failure) {
         if path.string == "-" {
             do { _ = try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw Failure(message: "standard output: \(error)") }
             return
         }
-        func failure(_ what: String, _ code: Int32) -> Failure { Failure(message: "\(what): \(Errno(rawValue: code))") }
-        var template = Array((path.string + ".tmp-XXXXXX").utf8CString)
-        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard raw >= 0 else { throw failure(path.string, errno) }
-        let temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let fd = FileDescriptor(rawValue: raw)
-        do {
-            _ = try fd.writeAll(bytes)
-            fchmod(raw, 0o644)
-            guard fsync(raw) == 0 else { throw Errno(rawValue: errno) }
-            try fd.close()
-        } catch {
-            _ = try? fd.close()
-            unlink(temporary)
-            throw Failure(message: "\(temporary): \(error)")
-        }
-        guard rename(temporary, path.string) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw failure(path.string, code)
+        do { try AtomicFile.write(bytes, to: path.string, permissions: 0o644) } catch {
+            throw Failure(message: "\(error.path ?? path.string): \(error.errno)")
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-

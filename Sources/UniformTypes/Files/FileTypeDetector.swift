@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
 
 /// The type of a file, and the rule that decided.
 ///
@@ -131,9 +127,9 @@ public struct FileTypeDetector: Sendable {
     /// The type of the file at `path`, judged by `evidence`.
     public func type(ofFileAt path: String, judgedBy evidence: Evidence = .nameAndContent) -> Answer {
         let name = evidence == .content ? nil : Self.baseName(of: path)
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists, info.st_mode & S_IFMT == S_IFDIR {
+        let status: FileStatus
+        do { status = try FileSystem.statusOrError(path) } catch { return unreadableOrGuess(name, evidence, error) }
+        if status.kind == .directory {
             let ext = name.flatMap(Self.filenameExtension(of:))
             let byName = ext.flatMap { UTType(tag: $0, tagClass: .filenameExtension, conformingTo: nil, in: registry) }
             if let byName, byName.isDeclared, let package = UTType("com.apple.package", in: registry), byName.conforms(to: package) {
@@ -147,11 +143,19 @@ public struct FileTypeDetector: Sendable {
         if evidence == .name { return guess(name: name, content: nil) }
         // Only a name that cannot decide alone makes the content worth reading.
         if let name, let decided = decidedByName(name) { return decided }
-        guard exists else { return unreadable(name, String(cString: strerror(errno))) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return unreadable(name, String(cString: strerror(errno))) }
-        defer { close(fd) }
-        return guess(name: name, fd: fd)
+        do {
+            let file = try OwnedDescriptor.open(path, .readOnly, options: [.noControllingTerminal, .nonBlocking])
+            return guess(name: name) { (buffer, offset) throws(SystemCallError) in try file.read(into: buffer, at: offset) }
+        } catch {
+            return unreadable(name, error.errno.description)
+        }
+    }
+
+    /// The answer for a path that could not be looked at: by name alone when that is allowed.
+    private func unreadableOrGuess(_ name: String?, _ evidence: Evidence, _ error: SystemCallError) -> Answer {
+        if evidence == .name { return guess(name: name, content: nil) }
+        if let name, let decided = decidedByName(name) { return decided }
+        return unreadable(name, error.errno.description)
     }
 
     /// The type of a regular file already open as `fd`, named `name` (the name first, then the
@@ -159,20 +163,25 @@ public struct FileTypeDetector: Sendable {
     /// judges what it opened, never a path that may have changed since.
     public func type(ofFileNamed name: String, openAs fd: Int32) -> Answer {
         if let decided = decidedByName(Self.baseName(of: name)) { return decided }
-        return guess(name: Self.baseName(of: name), fd: fd)
+        let file = BorrowedDescriptor(fd)
+        return guess(name: Self.baseName(of: name)) { (buffer, offset) throws(SystemCallError) in try file.read(into: buffer, at: offset) }
     }
 
-    private func guess(name: String?, fd: Int32) -> Answer {
-        var buffer = [UInt8](repeating: 0, count: sniffLength)
+    /// Judges by the first `sniffLength` bytes, read with `read(buffer, offset)` (a positional
+    /// read, so a caller's descriptor offset is left alone).
+    private func guess(name: String?, read: (UnsafeMutableRawBufferPointer, Int64) throws(SystemCallError) -> Int) -> Answer {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: sniffLength, alignment: 16)
+        defer { buffer.deallocate() }
         var count = 0
         while count < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, sniffLength - count, off_t(count)) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return unreadable(name, String(cString: strerror(errno))) }
+            let n: Int
+            do { n = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[count...]), Int64(count)) } catch {
+                return unreadable(name, error.errno.description)
+            }
             if n == 0 { break }
             count += n
         }
-        return buffer.withUnsafeBytes { guess(name: name, content: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        return guess(name: name, content: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
 
     private func unreadable(_ name: String?, _ why: String) -> Answer {
