@@ -72,7 +72,8 @@ let libraryTargets: [Target] = [
         .target(
             name: "AppRegistry",
             dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
-                           .product(name: "OrderedCollections", package: "swift-collections")],
+                           .product(name: "OrderedCollections", package: "swift-collections"),
+                           .product(name: "SystemPackage", package: "swift-system")],
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // App Groups: a member's group container (created on first use, mode 0700), membership

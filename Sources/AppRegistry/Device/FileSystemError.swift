@@ -1,9 +1,5 @@
 import SystemCalls
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 
 /// A failed file-system call.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
@@ -15,7 +11,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// From a C `errno`.
     public init(path: String, errno: Int32) {
         self.path = path
-        self.reason = String(cString: strerror(errno))
+        self.reason = Errno(rawValue: errno).description
     }
 
     /// From a failed system call.
