@@ -14,28 +14,8 @@ package enum Spawn {
     @discardableResult
     package static func detached(_ arguments: [String], adding environment: [String] = [],
                                  workingDirectory: String? = nil) throws(SystemCallError) -> Int32 {
-        guard let program = arguments.first else { throw SystemCallError(.spawn, errno: .invalidArgument) }
-        if let forced = FaultInjection.failure(of: .spawn, path: program) { throw SystemCallError(.spawn, path: program, errno: forced) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let workingDirectory { di_spawn_addchdir(&actions, workingDirectory) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group: a Ctrl-C meant for us does not reach the app we started.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        let argv = arguments.map { strdup($0) } + [nil]
-        // An added variable replaces ours of the same name: getenv returns the first entry, so a
-        // launched app that launches another would otherwise pass on its own request and identity.
-        let replaced = Set(environment.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 })
-        let inherited = Environment.all().filter { !replaced.contains($0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0) }
-        let envp = (inherited + environment).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-        guard status == 0 else { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: status)) }
-        return pid
+        // One implementation: the bytes form (an app must receive a file name unchanged).
+        try detached(bytes: arguments.map { Array($0.utf8) }, setting: environment, workingDirectory: workingDirectory)
     }
 
     /// What a finished program did.

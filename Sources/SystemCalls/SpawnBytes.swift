@@ -35,6 +35,8 @@ extension Spawn {
             copy[bytes.count] = 0
             return copy
         }
+        // An added variable replaces ours of the same name: getenv returns the first entry, so a
+        // launched app that launches another would otherwise pass on its own request and identity.
         let names = Set(environment.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
         let inherited = Environment.all().filter { entry in
             guard let name = entry.split(separator: "=", maxSplits: 1).first else { return true }
