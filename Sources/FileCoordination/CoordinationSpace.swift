@@ -34,12 +34,13 @@ public final class CoordinationSpace: Sendable {
         var presenters: [UInt64: LocalPresenter] = [:]
         var nextID: UInt64 = 0
         var reacquirers: [UInt64: @Sendable () -> Void] = [:]
-        var deliveryStarted = false
         var deliveryThread: UInt = 0
         var startFailure: CoordinationError?
     }
 
     let state = Mutex(State())
+    /// The delivery thread's start, once per process.
+    let deliveryStart = StartOnce<CoordinationError>()
 
     func table() throws(CoordinationError) -> CoordinationTable {
         if let table = state.withLock({ $0.table }) { return table }
@@ -92,22 +93,14 @@ public final class CoordinationSpace: Sendable {
     // MARK: Delivery
 
     private func startDelivery(_ table: CoordinationTable, timeout: Double) throws(CoordinationError) {
-        let starting = state.withLock { state -> Bool in
-            if state.deliveryStarted { return false }
-            state.deliveryStarted = true
-            return true
-        }
-        if !starting {
-            while state.withLock({ $0.identity == nil && $0.startFailure == nil }) { Clock.sleep(0.000_2) }
+        try deliveryStart.run { () throws(CoordinationError) in
+            do throws(SystemCallError) {
+                try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, timeout: timeout, ready: ready) }
+            } catch {
+                throw .system(error)
+            }
             if let failure = state.withLock({ $0.startFailure }) { throw failure }
-            return
         }
-        do {
-            try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, timeout: timeout, ready: ready) }
-        } catch {
-            throw .system(error)
-        }
-        if let failure = state.withLock({ $0.startFailure }) { throw failure }
     }
 
     private func deliveryLoop(_ table: CoordinationTable, timeout: Double, ready: @Sendable () -> Void) {

@@ -26,6 +26,8 @@ public final class NotificationCenter: Sendable {
     public let lockTimeout: Double
 
     let state = Mutex(CenterState())
+    /// The delivery thread's start, once per process.
+    let deliveryStart = StartOnce<NotificationError>()
     let opened = Mutex<NotificationTable?>(nil)
 
     /// The center of the default folder (``defaultDirectory()``).

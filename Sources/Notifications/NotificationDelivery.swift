@@ -10,23 +10,14 @@ extension NotificationCenter {
 
     func startDelivery() throws(NotificationError) {
         let table = try table()
-        let starting = state.withLock { state -> Bool in
-            if state.deliveryStarted { return false }
-            state.deliveryStarted = true
-            return true
-        }
-        if !starting {
-            // Another thread is starting it: wait until the record is claimed.
-            while state.withLock({ $0.identity == nil && $0.startFailure == nil }) { Clock.sleep(0.000_2) }
+        try deliveryStart.run { () throws(NotificationError) in
+            do throws(SystemCallError) {
+                try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, ready: ready) }
+            } catch {
+                throw .system(error)
+            }
             if let failure = state.withLock({ $0.startFailure }) { throw failure }
-            return
         }
-        do {
-            try BackgroundThread.startAndWait { [self] ready in self.deliveryLoop(table, ready: ready) }
-        } catch {
-            throw .system(error)
-        }
-        if let failure = state.withLock({ $0.startFailure }) { throw failure }
     }
 
     func deliveryLoop(_ table: NotificationTable, ready: @Sendable () -> Void) {

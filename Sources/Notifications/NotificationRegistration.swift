@@ -42,6 +42,5 @@ struct CenterState: Sendable {
     var pipes: [Int32: PipeEntry] = [:]
     var identity: (process: Int, generation: UInt32)?
     var mailbox: DatagramSocket?
-    var deliveryStarted = false
     var startFailure: NotificationError?
 }
