@@ -3,7 +3,7 @@
 // by the peers' own paste tools; the import of a desktop copy into the general pasteboard; and
 // pbcopy/pbpaste on their own.
 //
-//   swift build -c release --product PasteboardBenchmarks --product pbcopy --product pbpaste --product pasteboardd
+//   for p in PasteboardBenchmarks pbcopy pbpaste pasteboardd; do swift build -c release --product $p; done
 //   .build/release/PasteboardBenchmarks [--rounds 7] [--size 67108864]
 //
 // Prints medians with the spread (min-max) and the ratios; the machine is shared and noisy, so
