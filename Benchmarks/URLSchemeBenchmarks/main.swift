@@ -1,7 +1,7 @@
 // URL-scheme benchmarks against GIO, in one run (../shared/peers/urlschemes).
 //
-//   swift build -c release --product openurl --product URLSchemeBenchmarkHandler \
-//       --product PersonEditor --product PersonViewer   (once)
+//   for p in openurl URLSchemeBenchmarkHandler PersonEditor PersonViewer; do swift build -c release --product $p; done
+//   (once; given several --product options, swift build builds only the last)
 //   swift run -c release URLSchemeBenchmarks [--apps 1000] [--opens 20] [--rounds 5]
 //
 // 1. In process, "can this URL be opened" among 1,000 registered apps each with its own scheme:
@@ -112,7 +112,7 @@ print("\n== 2. until the handler process has the URL (ms, median of \(opens) alt
 let openurl = release + "/openurl"
 let swiftHandler = release + "/URLSchemeBenchmarkHandler"
 if !FileManager.default.isExecutableFile(atPath: openurl) || !FileManager.default.isExecutableFile(atPath: swiftHandler) {
-    print("build them first: swift build -c release --product openurl --product URLSchemeBenchmarkHandler")
+    print("build them first: swift build -c release --product openurl; swift build -c release --product URLSchemeBenchmarkHandler")
 } else {
     let xdg = work + "/xdg"
     let got = work + "/got"
