@@ -3,9 +3,9 @@ import UniformTypes
 /// `canOpenURL` for one app, prepared (``SchemeDirectory/question(from:)``). Only the app's
 /// counted queried schemes (at most 50) can ever be answered yes, so their answers are taken from
 /// the registry's index once and kept in a small open-addressing table of scheme hashes, behind a
-/// 1,024-bit filter of each scheme's length, first and last byte. A check scans the URL's scheme
-/// (validating it, no allocation, no record decoded); most schemes the app may not ask about stop
-/// at the filter, and only those that pass it are hashed and compared byte by byte. The answers
+/// 1,024-bit filter of each scheme's length, first and last byte. A check finds the URL's colon
+/// (no allocation, no record decoded); most schemes the app may not ask about stop at the filter,
+/// and only those that pass it are validated, hashed and compared byte by byte. The answers
 /// are those of the registry the question was prepared from; prepare a new one when the registry
 /// is rebuilt (``AppRegistry/RegistryStore/isCurrent(_:root:catalog:mimeDirectories:)``).
 public struct CanOpenQuestion: Sendable {
