@@ -283,6 +283,12 @@ let supportTargets: [Target] = [
             dependencies: ["AppRegistry", "URLSchemes", "UniformTypes", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/URLSchemeBenchmarks"
         ),
+        // The handler app URLSchemeBenchmarks opens, started or already running.
+        .executableTarget(
+            name: "URLSchemeBenchmarkHandler",
+            dependencies: ["AppInterchange", "AppRegistry", "SystemCalls"],
+            path: "Benchmarks/URLSchemeBenchmarkHandler"
+        ),
         .executableTarget(
             name: "DesktopBenchmarks",
             dependencies: ["BenchmarkSupport"],

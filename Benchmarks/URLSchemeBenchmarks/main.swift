@@ -1,6 +1,7 @@
 // URL-scheme benchmarks against GIO, in one run (../shared/peers/urlschemes).
 //
-//   swift build -c release --product openurl --product PersonEditor --product PersonViewer   (once)
+//   for p in openurl URLSchemeBenchmarkHandler PersonEditor PersonViewer; do swift build -c release --product $p; done
+//   (once; given several --product options, swift build builds only the last)
 //   swift run -c release URLSchemeBenchmarks [--apps 1000] [--opens 20] [--rounds 5]
 //
 // 1. In process, "can this URL be opened" among 1,000 registered apps each with its own scheme:
@@ -8,7 +9,9 @@
 //    the index; and the index alone, as GIO's question has no sender); GIO's
 //    g_app_info_get_default_for_uri_scheme over 1,000 generated .desktop files (gio_scheme_bench.c).
 // 2. Processes: `openurl URL` until the handler process has the URL, against `gio open URL` for
-//    the same handler (the peer's recording shell script, started directly by both), alternating.
+//    the same handler, alternating: cold (both start it: the peer's recording shell script, and a
+//    Swift app on AppInterchange that records the same way), then warm (the Swift app running and
+//    listening: openurl hands it the URL as iOS does; gio open starts another copy).
 // 3. A 1 MiB payload round trip A -> B -> A with the sample programs (Person Editor and Viewer).
 import AppRegistry
 import BenchmarkSupport
@@ -52,6 +55,10 @@ let question = SchemeDirectory(registry: registry).question(from: AppBundle.regi
 let iterations = 200_000
 let hitURLs = (0..<iterations).map { asker[$0 % asker.count] + "://x-callback-url/a" }
 let missURLs = (0..<iterations).map { "nosuch\($0 % appCount)://x" }
+// The question's worst miss: registered schemes the asker did not query (app10, app30, …) with the
+// same length, first and last byte as ones it did (app0, app20, …), so its filter lets each through
+// to the hash and the table.
+let filteredMissURLs = (0..<iterations).map { "app\(($0 % (appCount / 20)) * 20 + 10)://x" }
 let hitSchemes = (0..<iterations).map { "app\($0 % appCount)" }
 let missSchemes = (0..<iterations).map { "nosuch\($0 % appCount)" }
 
@@ -69,12 +76,12 @@ let missSchemes = (0..<iterations).map { "nosuch\($0 % appCount)" }
 }
 
 print("== 1. \"can open\" in process, \(appCount) registered apps (medians of \(rounds) rounds of \(iterations))")
-var canHit: [Double] = [], canMiss: [Double] = [], indexHit: [Double] = [], indexMiss: [Double] = [], gioHit: [Double] = [], gioMiss: [Double] = []
+var canHit: [Double] = [], canMiss: [Double] = [], canMissPastFilter: [Double] = [], indexHit: [Double] = [], indexMiss: [Double] = [], gioHit: [Double] = [], gioMiss: [Double] = []
 let builtGIO = Bench.shell("gcc -O2 -o '\(work)/gio_scheme_bench' '\(peers)/gio_scheme_bench.c' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0) 2>&1").status == 0
 for _ in 0..<rounds {
-    let h = timeQuestion(hitURLs), m = timeQuestion(missURLs), ih = timeIndex(hitSchemes), im = timeIndex(missSchemes)
-    precondition(h.yes == iterations && m.yes == 0 && ih.yes == iterations && im.yes == 0, "wrong answers")
-    canHit.append(h.ns); canMiss.append(m.ns); indexHit.append(ih.ns); indexMiss.append(im.ns)
+    let h = timeQuestion(hitURLs), m = timeQuestion(missURLs), mf = timeQuestion(filteredMissURLs), ih = timeIndex(hitSchemes), im = timeIndex(missSchemes)
+    precondition(h.yes == iterations && m.yes == 0 && mf.yes == 0 && ih.yes == iterations && im.yes == 0, "wrong answers")
+    canHit.append(h.ns); canMiss.append(m.ns); canMissPastFilter.append(mf.ns); indexHit.append(ih.ns); indexMiss.append(im.ns)
     if builtGIO {
         // "apps=1000 hit: 123456 lookups/s (20000/20000 found)  miss: 234567 lookups/s (20000/20000 absent)"
         let out = Bench.shell("'\(work)/gio_scheme_bench' \(appCount) 2>/dev/null").out
@@ -85,13 +92,15 @@ for _ in 0..<rounds {
 func spread(_ xs: [Double]) -> String { String(format: "%.0f–%.0f", xs.min() ?? .nan, xs.max() ?? .nan) }
 print(String(format: "ours canOpenURL (queried + index), hit:  %8.0f ns (spread %@)", Bench.median(canHit), spread(canHit)))
 print(String(format: "ours canOpenURL (queried + index), miss: %8.0f ns (spread %@)", Bench.median(canMiss), spread(canMiss)))
+print(String(format: "ours canOpenURL, miss past its filter:    %8.0f ns (spread %@)", Bench.median(canMissPastFilter), spread(canMissPastFilter)))
 print(String(format: "ours index alone, hit:                   %8.0f ns (spread %@)", Bench.median(indexHit), spread(indexHit)))
 print(String(format: "ours index alone, miss:                  %8.0f ns (spread %@)", Bench.median(indexMiss), spread(indexMiss)))
 if builtGIO && !gioHit.isEmpty {
     print(String(format: "GIO default for scheme, hit:             %8.0f ns (spread %@)", Bench.median(gioHit), spread(gioHit)))
     print(String(format: "GIO default for scheme, miss:            %8.0f ns (spread %@)", Bench.median(gioMiss), spread(gioMiss)))
-    print(String(format: "ratio GIO/ours: canOpenURL hit %.0fx, miss %.0fx; index alone hit %.0fx, miss %.0fx",
+    print(String(format: "ratio GIO/ours: canOpenURL hit %.0fx, miss %.0fx (past its filter %.0fx); index alone hit %.0fx, miss %.0fx",
                  Bench.median(gioHit) / Bench.median(canHit), Bench.median(gioMiss) / Bench.median(canMiss),
+                 Bench.median(gioMiss) / Bench.median(canMissPastFilter),
                  Bench.median(gioHit) / Bench.median(indexHit), Bench.median(gioMiss) / Bench.median(indexMiss)))
 } else {
     print("GIO: gio_scheme_bench.c did not build (needs libglib2.0-dev)")
@@ -101,8 +110,9 @@ if builtGIO && !gioHit.isEmpty {
 
 print("\n== 2. until the handler process has the URL (ms, median of \(opens) alternating runs)")
 let openurl = release + "/openurl"
-if !FileManager.default.isExecutableFile(atPath: openurl) {
-    print("build it first: swift build -c release --product openurl")
+let swiftHandler = release + "/URLSchemeBenchmarkHandler"
+if !FileManager.default.isExecutableFile(atPath: openurl) || !FileManager.default.isExecutableFile(atPath: swiftHandler) {
+    print("build them first: swift build -c release --product openurl; swift build -c release --product URLSchemeBenchmarkHandler")
 } else {
     let xdg = work + "/xdg"
     let got = work + "/got"
@@ -114,29 +124,36 @@ if !FileManager.default.isExecutableFile(atPath: openurl) {
     chmod(work + "/handler.sh", 0o755)
     try FileManager.default.createDirectory(atPath: xdg + "/data/applications", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: xdg + "/home", withIntermediateDirectories: true)
-    try """
-    [Desktop Entry]
-    Type=Application
-    Name=AppB
-    Exec=\(work)/handler.sh %u
-    MimeType=x-scheme-handler/appb;
-    NoDisplay=true
-
-    """.write(toFile: xdg + "/data/applications/org.example.AppB.desktop", atomically: true, encoding: .utf8)
-    Bench.shell("update-desktop-database -q '\(xdg)/data/applications'")
+    // Two handler apps, each known to GIO (a desktop entry) and to us (a registered bundle) with
+    // the same command: AppB, the peer's script; AppC, a Swift app on AppInterchange that records
+    // the same way and, when running, listens (URLSchemeBenchmarkHandler).
+    let handlers: [(id: String, scheme: String, command: [String])] = [
+        ("org.example.AppB", "appb", [work + "/handler.sh"]),
+        ("org.example.AppC", "appc", [swiftHandler, got]),
+    ]
     let appRoot = DeviceRoot(path: work + "/handler-device")
-    try writePlist(.dictionary(["CFBundleIdentifier": .string("org.example.AppB"),
-                                "CFBundleURLTypes": .array([.dictionary(["CFBundleURLSchemes": .array([.string("appb")])])]),
-                                "DILaunchCommand": .array([.string(work + "/handler.sh"), .string("%u")])]),
-                   to: work + "/bundles/AppB.app/Info.plist")
-    _ = try Registration.register(work + "/bundles/AppB.app", on: appRoot)
-    try RegistryStore.rebuild(root: appRoot, catalog: catalog)
+    for handler in handlers {
+        try """
+        [Desktop Entry]
+        Type=Application
+        Name=\(handler.id)
+        Exec=\(handler.command.joined(separator: " ")) %u
+        MimeType=x-scheme-handler/\(handler.scheme);
+        NoDisplay=true
+
+        """.write(toFile: xdg + "/data/applications/\(handler.id).desktop", atomically: true, encoding: .utf8)
+        try writePlist(.dictionary(["CFBundleIdentifier": .string(handler.id),
+                                    "CFBundleURLTypes": .array([.dictionary(["CFBundleURLSchemes": .array([.string(handler.scheme)])])]),
+                                    "DILaunchCommand": .array((handler.command + ["%u"]).map { .string($0) })]),
+                       to: work + "/bundles/\(handler.id).app/Info.plist")
+        _ = try Registration.register(work + "/bundles/\(handler.id).app", on: appRoot)
+    }
+    Bench.shell("update-desktop-database -q '\(xdg)/data/applications'")
     let environment = ["HOME=\(xdg)/home", "PATH=/usr/bin:/bin", "XDG_DATA_HOME=\(xdg)/data", "XDG_CONFIG_HOME=\(xdg)/config",
                        "XDG_DATA_DIRS=/usr/share", "XDG_CACHE_HOME=\(xdg)/cache", "DOCUMENT_INTERCHANGE_CATALOG=\(catalog)"]
-    let url = "appb://localhost/exportData"
-    /// Milliseconds from spawning `argv` (directly, with `environment` only) until the handler
-    /// has renamed its record into place; the record is checked.
-    func timed(_ argv: [String]) -> Double {
+    /// Milliseconds from spawning `argv` + `url` (directly, with `environment` only) until the
+    /// handler has renamed its record into place; the record is checked.
+    func timed(_ argv: [String], _ url: String) -> Double {
         try? FileManager.default.removeItem(atPath: got)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -159,18 +176,59 @@ if !FileManager.default.isExecutableFile(atPath: openurl) {
         precondition(argvSeen == "1\n\(url)\n", "the handler got \(argvSeen)")
         return elapsed * 1000
     }
-    // The handler started directly is the floor both sides stand on.
-    var ours: [Double] = [], gio: [Double] = [], floor: [Double] = []
-    _ = timed([openurl, "--root", appRoot.path])   // warm the registry file
-    for _ in 0..<opens {
-        ours.append(timed([openurl, "--root", appRoot.path]))
-        gio.append(timed(["/usr/bin/gio", "open"]))
-        floor.append(timed([work + "/handler.sh"]))
+    func row(_ label: String, _ xs: [Double]) {
+        print(String(format: "%@ %6.2f ms (spread %.2f–%.2f)", label.padding(toLength: 46, withPad: " ", startingAt: 0), Bench.median(xs), xs.min()!, xs.max()!))
     }
-    print(String(format: "openurl URL:           %6.2f ms (spread %.2f–%.2f)", Bench.median(ours), ours.min()!, ours.max()!))
-    print(String(format: "gio open URL:          %6.2f ms (spread %.2f–%.2f)", Bench.median(gio), gio.min()!, gio.max()!))
-    print(String(format: "handler alone (floor): %6.2f ms (spread %.2f–%.2f)", Bench.median(floor), floor.min()!, floor.max()!))
-    print(String(format: "ratio openurl/gio open: %.2fx", Bench.median(ours) / Bench.median(gio)))
+    let urlB = "appb://localhost/exportData", urlC = "appc://localhost/exportData"
+    // The registry is compiled by the first run, with the MIME folders of that environment.
+    _ = timed([openurl, "--root", appRoot.path], urlB)
+    // Cold: nothing runs; both start the handler. The handler started directly is the floor.
+    var oursB: [Double] = [], gioB: [Double] = [], floorB: [Double] = []
+    var oursC: [Double] = [], gioC: [Double] = [], floorC: [Double] = []
+    for _ in 0..<opens {
+        oursB.append(timed([openurl, "--root", appRoot.path], urlB))
+        gioB.append(timed(["/usr/bin/gio", "open"], urlB))
+        floorB.append(timed([work + "/handler.sh"], urlB))
+        oursC.append(timed([openurl, "--root", appRoot.path], urlC))
+        gioC.append(timed(["/usr/bin/gio", "open"], urlC))
+        floorC.append(timed([swiftHandler, got], urlC))
+    }
+    // Warm: AppC runs and listens. openurl hands it the URL (as iOS does with a running app);
+    // gio open has no way to reach it and starts another copy of the same program.
+    let container = try AppContainer(bundleIdentifier: "org.example.AppC", on: appRoot)
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: container.openRequests)) ?? [] where name.hasSuffix(".plist") {
+        try? FileManager.default.removeItem(atPath: container.openRequests + "/" + name)   // left by the cold runs' launches
+    }
+    let listener = Process()
+    listener.executableURL = URL(fileURLWithPath: swiftHandler)
+    listener.arguments = [got, "--listen", "org.example.AppC", appRoot.path]
+    listener.environment = Dictionary(uniqueKeysWithValues: environment.map { entry in
+        let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+        return (parts[0], parts[1])
+    })
+    try listener.run()
+    let listenStart = Bench.clock()
+    while !RequestListener.isListening(in: container) && Bench.clock() - listenStart < 10 { usleep(1000) }
+    precondition(RequestListener.isListening(in: container), "the handler did not start listening")
+    var warmOurs: [Double] = [], warmGio: [Double] = []
+    for _ in 0..<opens {
+        warmOurs.append(timed([openurl, "--root", appRoot.path], urlC))
+        warmGio.append(timed(["/usr/bin/gio", "open"], urlC))
+    }
+    listener.terminate()
+    listener.waitUntilExit()
+    print("cold (the handler is not running; both start it):")
+    row("  shell-script handler (AppB): openurl URL", oursB)
+    row("  shell-script handler (AppB): gio open URL", gioB)
+    row("  shell-script handler alone (floor)", floorB)
+    row("  Swift handler (AppC): openurl URL", oursC)
+    row("  Swift handler (AppC): gio open URL", gioC)
+    row("  Swift handler alone (floor)", floorC)
+    print("warm (AppC running and listening):")
+    row("  openurl URL (the running AppC takes it)", warmOurs)
+    row("  gio open URL (starts another AppC)", warmGio)
+    print(String(format: "ratio openurl/gio open, cold: script %.2fx, Swift %.2fx; warm (running handler vs gio's start): %.2fx",
+                 Bench.median(oursB) / Bench.median(gioB), Bench.median(oursC) / Bench.median(gioC), Bench.median(warmOurs) / Bench.median(warmGio)))
 }
 
 // MARK: 3. 1 MiB round trip

@@ -14,6 +14,7 @@ do {
     print("canOpenURL: \(try app.canOpenAnswer(url))")
     switch try app.open(url) {
     case .delivered(let handler, let request, _): print("opened by \(handler.name); request \(request)")
+    case .deliveredToRunningApp(let handler, let request): print("opened by \(handler.name), already running; request \(request)")
     case .handedToDesktop(let command): print("handed to the desktop: \(command.joined(separator: " "))")
     }
 } catch {

@@ -1,5 +1,6 @@
 import AppRegistry
 import SystemCalls
+import URLSchemes
 
 /// The requests that reach a running app, as an `AsyncSequence` (``InterchangeApp/requests(senders:)``):
 ///
@@ -14,9 +15,14 @@ import SystemCalls
 ///
 /// URL requests are claimed from `Library/OpenRequests/` (another instance of the app never gets
 /// the same one); documents are moved out of the Inbox by the app's receiver. inotify on both
-/// folders says when to look; the iterator sleeps between looks (1 ms after activity, doubling
-/// to 100 ms when idle), and looks at both folders every second whatever inotify said. It ends
-/// when its task is cancelled.
+/// folders says when to look: between looks the iterator waits for it on a thread of its own
+/// (1 ms after activity, doubling to 100 ms when idle, so cancellation is seen within 100 ms),
+/// and looks at both folders every second whatever inotify said. It ends when its task is
+/// cancelled.
+///
+/// From its first `next()` until it is released, the iterator marks the app as listening
+/// (``URLSchemes/RequestListener``): `openurl` and ``InterchangeApp/open(_:)`` then hand URLs to
+/// this running instance instead of starting the app again, as iOS does.
 public struct IncomingRequests: AsyncSequence, Sendable {
     public typealias Element = IncomingRequest
     public typealias Failure = InterchangeError
@@ -36,6 +42,8 @@ public struct IncomingRequests: AsyncSequence, Sendable {
         let senders: SenderAllowList
         var buffer: [IncomingRequest] = []
         var inotify: Inotify?
+        /// The listening mark, held while the iterator lives.
+        var listening: OwnedDescriptor?
         var requestWatch: Int32 = -1, inboxWatch: Int32 = -1
         var lastLook = -Double.infinity
         var pause = 1
@@ -52,6 +60,9 @@ public struct IncomingRequests: AsyncSequence, Sendable {
                 requestWatch = (try? watcher.watch(app.container.openRequests, for: [.movedIn, .closedAfterWriting])) ?? -1
                 inboxWatch = (try? watcher.watch(app.container.inbox, for: [.movedIn, .closedAfterWriting])) ?? -1
                 inotify = watcher
+                // Marked after the watches exist, so every request an opener did not launch for
+                // wakes this iterator; the first look below finds any written before.
+                listening = try? RequestListener.listen(in: app.container)
             }
             while true {
                 if !buffer.isEmpty { return buffer.removeFirst() }
@@ -70,9 +81,31 @@ public struct IncomingRequests: AsyncSequence, Sendable {
                     pause = 1
                     continue
                 }
-                try? await Task.sleep(for: .milliseconds(pause))
+                if let inotify {
+                    await Self.waitForEvents(on: inotify, seconds: Double(pause) / 1000)
+                } else {
+                    try? await Task.sleep(for: .milliseconds(pause))
+                }
                 pause = Swift.min(pause * 2, 100)
             }
+        }
+
+        /// Waits until `inotify` has events or `seconds` pass, on a thread of its own: a wait
+        /// that returns when a request arrives (sleeping for the pause instead left a running
+        /// app up to 100 ms behind the request), without holding one of Swift concurrency's few
+        /// shared threads in `poll`.
+        static func waitForEvents(on inotify: Inotify, seconds: Double) async {
+            let waited = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                do {
+                    try BackgroundThread.start {
+                        _ = try? Poll.readable([inotify.descriptor], timeout: seconds)
+                        continuation.resume(returning: true)
+                    }
+                } catch {
+                    continuation.resume(returning: false)
+                }
+            }
+            if !waited { try? await Task.sleep(for: .seconds(seconds)) }
         }
     }
 }

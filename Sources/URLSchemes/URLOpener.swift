@@ -6,14 +6,19 @@ import UniformTypes
 
 /// Opens URLs the way `openURL` does on iOS: the app that handles the scheme
 /// (``SchemeResolution``) gets an open request in its `Library/OpenRequests/` (the URL whole, the
-/// sender, the annotation) and its launch command runs with `%u` and `%r`; a scheme no registered
-/// app handles (https, mailto) is handed to the desktop (``DesktopHandoff``). Nothing goes through
-/// a shell; a URL of any length reaches the app through the request file.
+/// sender, the annotation) and its launch command runs with `%u` and `%r`, unless the app is
+/// running and listening (``RequestListener``): then, as on iOS, the running app takes the URL
+/// and nothing is started. A scheme no registered app handles (https, mailto) is handed to the
+/// desktop (``DesktopHandoff``). Nothing goes through a shell; a URL of any length reaches the
+/// app through the request file.
 public struct URLOpener: Sendable {
     /// What opening did.
     public enum Outcome: Sendable, Hashable {
         /// Delivered to a registered app: the request file, and the command started, if any.
         case delivered(app: AppBundle, requestPath: String, launched: [String]?)
+        /// Delivered to a registered app that is running and listening: the request file, taken
+        /// by the running app; nothing was started.
+        case deliveredToRunningApp(app: AppBundle, requestPath: String)
         /// No registered app handles the scheme: handed to the desktop with this command.
         case handedToDesktop(command: [String])
     }
@@ -63,7 +68,7 @@ public struct URLOpener: Sendable {
     }
 
     /// Writes the open request into `app`'s container, atomically but not flushed, then starts
-    /// its launch command, if it declares one. A URL request is a message, as `openURL` is on
+    /// its launch command, if it declares one and no instance of it is listening. A URL request is a message, as `openURL` is on
     /// iOS: after a power loss there is no sender waiting for its answer, and the two `fsync`s a
     /// durable file needs were most of the time `openurl` took (6 of 9 ms here). Documents are
     /// different: ``Handlers/Delivery`` flushes every copy and request.
@@ -81,6 +86,10 @@ public struct URLOpener: Sendable {
         request.annotation = annotation
         let requestPath: String
         do { requestPath = try request.write(into: container.openRequests, clock: clock, durable: false) } catch { throw .handler(error) }
+        // Asked after the request is in place: a listener that holds its mark now sees it.
+        if launch && RequestListener.isListening(in: container) {
+            return .deliveredToRunningApp(app: app, requestPath: requestPath)
+        }
         var launched: [String]?
         if launch, let command = app.launchCommand {
             let words = command.expanded(bundlePath: app.path, url: url.text, sourceApplication: sourceApplication, requestPath: requestPath)

@@ -101,6 +101,8 @@ struct OpenurlCommands {
         case .delivered(let app, let requestPath, let launched):
             Output.line("\(Self.shown(url.text)): opened by \(app.name) (\(app.bundleIdentifier)); request \(requestPath)")
             if let launched { Output.line("started: " + launched.map(Self.shown).joined(separator: " ")) }
+        case .deliveredToRunningApp(let app, let requestPath):
+            Output.line("\(Self.shown(url.text)): opened by \(app.name) (\(app.bundleIdentifier)), already running; request \(requestPath)")
         case .handedToDesktop(let command):
             Output.line("\(Self.shown(url.text)): no registered app handles \(url.normalizedScheme); handed to the desktop: \(command.map(Self.shown).joined(separator: " "))")
         }

@@ -52,6 +52,38 @@ import URLSchemes
         #expect(try app.pendingURLs().isEmpty)
     }
 
+    /// As on iOS, a URL for an app that is running and listening reaches that instance and
+    /// starts nothing; once it stops listening, opening starts the app again. `openurl` runs as
+    /// a process; the launch command (a real `touch`) would leave its mark if it ran.
+    @Test func aURLForARunningAppReachesItWithoutALaunch() async throws {
+        let launched = try TestSupport.temporaryDirectory().appendingPathComponent("launched").path
+        let device = try SchemeDevice([.init(identifier: "com.example.listener", urlTypes: [(["listen"], "Editor")], launch: ["/usr/bin/touch", launched])])
+        let root = device.root.path
+        let app = try InterchangeApp(bundleIdentifier: "com.example.listener", root: device.root)
+        #expect(!RequestListener.isListening(in: app.container))
+        let received = Task {
+            for try await request in app.requests() {
+                if case .url(let incoming) = request { return incoming.url.text }
+            }
+            return ""
+        }
+        // The mark is taken on the iterator's first look.
+        let deadline = Date().addingTimeInterval(10)
+        while !RequestListener.isListening(in: app.container) && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(RequestListener.isListening(in: app.container))
+        let warm = try TestSupport.run(TestSupport.openurl, ["--root", root, "listen://x/warm"])
+        #expect(warm.status == 0 && warm.out.contains("already running") && !warm.out.contains("started:"), "\(warm.out)\(warm.stderr)")
+        #expect(try await received.value == "listen://x/warm")
+        #expect(!FileManager.default.fileExists(atPath: launched))
+        // The iterator is gone with its task: the mark is released, and the app is started again.
+        #expect(!RequestListener.isListening(in: app.container))
+        let cold = try TestSupport.run(TestSupport.openurl, ["--root", root, "listen://x/cold"])
+        #expect(cold.status == 0 && cold.out.contains("started: /usr/bin/touch"), "\(cold.out)\(cold.stderr)")
+        while !FileManager.default.fileExists(atPath: launched) && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(FileManager.default.fileExists(atPath: launched))
+        #expect(try app.pendingURLs().map(\.url.text) == ["listen://x/cold"])
+    }
+
     /// Two instances of one app taking requests at once: each request is taken exactly once.
     @Test func twoInstancesNeverTakeTheSameRequest() async throws {
         let device = try Self.device()

@@ -79,10 +79,34 @@ import UniformTypes
         // The prepared question answers the same.
         let sender = try #require(AppBundle.registered("com.example.sender", in: try device.registry()))
         let question = directory.question(from: sender)
-        for url in ["handled://x", "unhandled:", "other:", "s48:", "s49:", "Handled:y", "bad url", "1x:"] {
+        // Past the filter (same length, first and last byte as a yes), control bytes that set
+        // bit 5 turn into digits ("s4\u{18}" would read "s48"), colons past the eighth byte, no colon.
+        for url in ["handled://x", "unhandled:", "other:", "s48:", "s49:", "Handled:y", "bad url", "1x:",
+                    "HANDLED:", "hanxxed:", "s4\u{18}:", "s\u{14}8:", "\u{13}48:", "s48", "s", ":", "", "s4_8:", "s4-8:",
+                    "handled-twelve-bytes-long:", "unhandled:x", "8handled:", "handled\u{0}:", "s48:://"] {
             let expected = (try? SchemeURL(url)).map { directory.canOpen($0, from: sender).canOpen } ?? false
             #expect(question.canOpen(url) == expected, "\(url)")
         }
+    }
+
+    /// The prepared question finds a scheme's colon eight bytes at a time, then reads on byte by
+    /// byte: schemes of every length around that boundary answer as the directory does.
+    @Test func theQuestionAnswersSchemesOfEveryLength() throws {
+        let schemes = (1...20).map { "s" + String(repeating: "x", count: $0 - 1) }
+        let device = try SchemeDevice([
+            .init(identifier: "com.example.sender", queries: schemes.filter { $0.count % 2 == 1 } + ["com.example.app2+x"]),
+            .init(identifier: "com.example.handler", urlTypes: [(schemes + ["com.example.app2+x"], "Viewer")]),
+        ])
+        let directory = SchemeDirectory(registry: try device.registry())
+        let sender = try #require(AppBundle.registered("com.example.sender", in: try device.registry()))
+        let question = directory.question(from: sender)
+        for scheme in schemes + ["com.example.app2+x", "COM.Example.App2+X", "com.example.app2+y", "com.example.app2\u{0B}x"] {
+            for url in [scheme + ":", scheme + "://x/y?z", scheme.uppercased() + ":a", scheme] {
+                let expected = (try? SchemeURL(url)).map { directory.canOpen($0, from: sender).canOpen } ?? false
+                #expect(question.canOpen(url) == expected, "\(url)")
+            }
+        }
+        #expect(question.canOpen(schemes[18] + ":") && !question.canOpen(schemes[19] + ":"))   // 19 bytes queried, 20 not
     }
 
     /// 1,000 apps, each with its own scheme: every hit found, no miss, as GIO's benchmark asks.
