@@ -27,6 +27,10 @@ let work = checkout.appendingPathComponent(".build/bench-urlschemes").path
 let appCount = Bench.option("--apps", 1000)
 let opens = Bench.option("--opens", 20)
 let rounds = Bench.option("--rounds", 5)
+guard appCount > 0, opens > 0, rounds > 0 else {
+    FileHandle.standardError.write(Data("URLSchemeBenchmarks: --apps, --opens and --rounds take a count of at least 1\n".utf8))
+    exit(2)
+}
 let catalog = checkout.appendingPathComponent("UTIs").path
 try? FileManager.default.removeItem(atPath: work)
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -236,7 +240,7 @@ if !FileManager.default.isExecutableFile(atPath: openurl) || !FileManager.defaul
 print("\n== 3. 1 MiB payload A -> B -> A with the sample programs (ms, \(rounds) runs)")
 let editor = release + "/PersonEditor", viewer = release + "/PersonViewer"
 if !FileManager.default.isExecutableFile(atPath: editor) || !FileManager.default.isExecutableFile(atPath: viewer) || !FileManager.default.isExecutableFile(atPath: openurl) {
-    print("build them first: swift build -c release --product PersonEditor --product PersonViewer")
+    print("build them first: for p in PersonEditor PersonViewer; do swift build -c release --product $p; done")
 } else {
     let samples = work + "/samples"
     try FileManager.default.copyItem(atPath: checkout.appendingPathComponent("Samples").path, toPath: samples)
