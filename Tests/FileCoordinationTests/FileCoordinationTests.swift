@@ -74,7 +74,7 @@ struct FileCoordinationTests {
         let holder = try ProbeProcess.probe(["coord-hold", space, docs + "/a.txt", "write", "30"])
         defer { holder.stop() }
         #expect(holder.waitForLine(startingWith: "holding") != nil)
-        holder.signal(SIGSTOP)
+        #expect(holder.stopAndWait())
         let coordinator = FileCoordinator(space: CoordinationSpace(directory: space), timeout: 0.5)
         let start = Date()
         let error = failure { try coordinator.coordinate(readingItemAt: docs + "/a.txt") { _ in } }

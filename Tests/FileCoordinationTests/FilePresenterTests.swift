@@ -116,7 +116,7 @@ struct FilePresenterTests {
         let (space, docs) = try freshSpace()
         let probe = try presenter(space, docs + "/a.txt")
         defer { probe.stop() }
-        probe.signal(SIGSTOP)
+        #expect(probe.stopAndWait())
         let start = Date()
         let error = failure { try FileCoordinator(space: CoordinationSpace(directory: space), timeout: 0.5).coordinate(writingItemAt: docs + "/a.txt") { _ in } }
         guard case .presenterDidNotRespond(_, let process, _, _)? = error else { Issue.record("no error: \(String(describing: error))"); return }

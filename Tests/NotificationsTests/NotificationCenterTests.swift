@@ -87,7 +87,7 @@ struct NotificationCenterTests {
         let observer = try ProbeProcess.probe(["notify-register-park", folder, "com.example.busy"])
         defer { observer.stop() }
         #expect(observer.waitForLine(startingWith: "ready") != nil)
-        observer.signal(SIGSTOP)
+        #expect(observer.stopAndWait())
         let center = NotificationCenter(directory: folder)
         let start = Date()
         for _ in 0..<10_000 { try center.post("com.example.busy") }

@@ -64,6 +64,18 @@ public final class ProbeProcess: @unchecked Sendable {
     /// Sends `signal`.
     public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// Stops the process and waits until the kernel says it is stopped: `kill` returns before a
+    /// process running on another core has stopped, and it may still handle what comes meanwhile.
+    public func stopAndWait(timeout: Double = 5) -> Bool {
+        signal(SIGSTOP)
+        return eventually(timeout) {
+            // /proc/PID/stat: "PID (comm) STATE …"; the command may hold spaces and parentheses.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
+        }
+    }
+
     /// Waits for the process to end (at most `timeout` seconds); its status, or `nil` if it is
     /// still running.
     @discardableResult
