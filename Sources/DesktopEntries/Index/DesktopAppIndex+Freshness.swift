@@ -19,26 +19,23 @@ extension DesktopAppIndex {
         // at relative to their open folder, one name to resolve each instead of a whole path.
         var folder: OwnedDescriptor?
         var folderPath: UnsafeRawBufferPointer?
-        var nameBuffer = [CChar](repeating: 0, count: 4096)
         for i in range {
             let at = start + i * IndexLayout.sourceWords
             let offset = Int(word(at)), length = Int(word(at + 1))
             guard let path = bytes(offset: offset, length: length + 1), path[length] == 0 else { return false }
+            let cPath = path.baseAddress!.assumingMemoryBound(to: CChar.self)
             var status: FileStatus?
             let slash = path[..<length].lastIndex(of: 0x2F) ?? -1
-            if slash > 0, let folderPath, folderPath.count == slash, folderPath.elementsEqual(path[..<slash]),
-               let folder, length - slash < nameBuffer.count {
-                let name = UnsafeRawBufferPointer(rebasing: path[(slash + 1)...length])
-                status = nameBuffer.withUnsafeMutableBytes { buffer in
-                    buffer.copyMemory(from: name)
-                    return folder.status(ofCString: buffer.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
+            if slash > 0, let folderPath, folderPath.count == slash, let folder,
+               folderPath.elementsEqual(UnsafeRawBufferPointer(rebasing: path[..<slash])) {
+                // The name is the tail of the pooled path, already NUL-terminated: nothing to copy.
+                status = folder.status(ofCString: cPath + slash + 1)
             } else {
-                status = path.withMemoryRebound(to: CChar.self) { FileSystem.status(cString: $0.baseAddress!) }
+                status = FileSystem.status(cString: cPath)
             }
             let kind = word(at + 2)
             if kind == 1, status?.kind == .directory {
-                folder = path.withMemoryRebound(to: CChar.self) { OwnedDescriptor.lookupFolder(cString: $0.baseAddress!) }
+                folder = OwnedDescriptor.lookupFolder(cString: cPath)
                 folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
             }
             guard let status else {
