@@ -25,11 +25,11 @@ extension DesktopAppIndex {
             guard let path = bytes(offset: offset, length: length + 1), path[length] == 0 else { return false }
             let cPath = path.baseAddress!.assumingMemoryBound(to: CChar.self)
             var status: FileStatus?
-            let slash = path[..<length].lastIndex(of: 0x2F) ?? -1
-            if slash > 0, let folderPath, folderPath.count == slash, let folder,
-               folderPath.elementsEqual(UnsafeRawBufferPointer(rebasing: path[..<slash])) {
-                // The name is the tail of the pooled path, already NUL-terminated: nothing to copy.
-                status = folder.status(ofCString: cPath + slash + 1)
+            if let folderPath, let folder, length > folderPath.count + 1, path[folderPath.count] == 0x2F,
+               Self.isPrefix(folderPath, of: path) {
+                // The rest of the pooled path, already NUL-terminated, names the same file
+                // relative to the open folder: nothing to copy, one name to resolve.
+                status = folder.status(ofCString: cPath + folderPath.count + 1)
             } else {
                 status = FileSystem.status(cString: cPath)
             }
@@ -53,4 +53,19 @@ extension DesktopAppIndex {
         return true
     }
 
+    /// Whether `path` starts with the bytes of `prefix`, compared eight at a time (a folder's
+    /// path is compared with each of its thousands of files' paths per query).
+    static func isPrefix(_ prefix: UnsafeRawBufferPointer, of path: UnsafeRawBufferPointer) -> Bool {
+        guard prefix.count <= path.count else { return false }
+        var i = 0
+        while i + 8 <= prefix.count {
+            if prefix.loadUnaligned(fromByteOffset: i, as: UInt64.self) != path.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < prefix.count {
+            if prefix[i] != path[i] { return false }
+            i += 1
+        }
+        return true
+    }
 }
