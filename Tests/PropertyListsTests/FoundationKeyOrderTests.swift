@@ -20,4 +20,16 @@ import Testing
         #expect(FoundationKeyOrder.asciiPrecedes("é", "e") == nil)
         #expect(FoundationKeyOrder.precedes("a", "É") == FoundationKeyOrder.unicodePrecedes("a", "É"))
     }
+
+    /// Rows repeat their keys; each row is still written with its own keys, sorted, byte for byte.
+    @Test func repeatedKeySetsAreWrittenAsGiven() throws {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        let rows: [PropertyList] = [
+            .dictionary(["b": .integer(1), "a": .integer(2)]), .dictionary(["b": .integer(3), "a": .integer(4)]),
+            .dictionary(["a": .integer(5), "b": .integer(6)]), .dictionary([composed: .integer(7)]),
+            .dictionary([decomposed: .integer(8)]), .dictionary(["b": .dictionary(["y": .integer(9), "x": .integer(10)]), "a": .integer(11)]),
+        ]
+        let json = String(decoding: try JSONPropertyListWriter().write(.array(rows)), as: UTF8.self)
+        #expect(json == #"[{"a":2,"b":1},{"a":4,"b":3},{"a":5,"b":6},{"\#(composed)":7},{"\#(decomposed)":8},{"a":11,"b":{"x":10,"y":9}}]"#)
+    }
 }

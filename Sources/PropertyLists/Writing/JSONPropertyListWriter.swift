@@ -39,14 +39,22 @@ public struct JSONPropertyListWriter: Sendable {
     ///   ``NonJSONValues/refuse`` for a date, data or a UID, naming its key path.
     public func write(_ value: PropertyList) throws(PropertyListWriteError) -> [UInt8] {
         var out: [UInt8] = []
-        try append(value, indent: 0, to: &out)
+        var lastKeys = SortedKeys()
+        try append(value, indent: 0, keys: &lastKeys, to: &out)
         return out
     }
 
     /// Appends `value`. An error is thrown with the path from `value` down; each container on the
     /// way up puts its key or index in front, so no path is built for the values that succeed
     /// (building one per value was a tenth of `openin --list --json`).
-    private func append(_ value: PropertyList, indent: Int, to out: inout [UInt8]) throws(PropertyListWriteError) {
+    /// The keys of the last dictionary written, as given and sorted: a report repeats one set of
+    /// keys in every row (89 apps, a dozen keys each), and sorting them was a twentieth of writing it.
+    private struct SortedKeys {
+        var given: [String] = []
+        var sorted: [String] = []
+    }
+
+    private func append(_ value: PropertyList, indent: Int, keys lastKeys: inout SortedKeys, to out: inout [UInt8]) throws(PropertyListWriteError) {
         let path = PropertyListPath.root
         func newline(_ level: Int) {
             guard prettyPrinted else { return }
@@ -77,7 +85,7 @@ public struct JSONPropertyListWriter: Sendable {
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                do { try append(element, indent: indent + 1, to: &out) } catch {
+                do { try append(element, indent: indent + 1, keys: &lastKeys, to: &out) } catch {
                     throw PropertyListWriteError(error.message, at: PropertyListPath([.index(i)] + error.keyPath.components))
                 }
             }
@@ -86,12 +94,16 @@ public struct JSONPropertyListWriter: Sendable {
         case .dictionary(let entries):
             out.append(UInt8(ascii: "{"))
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
-            for (i, key) in entries.keys.sorted(by: FoundationKeyOrder.precedes).enumerated() {
+            // Byte for byte: canonically equivalent keys are equal as Strings but are written as given.
+            if !entries.keys.elementsEqual(lastKeys.given, by: { $0.utf8.elementsEqual($1.utf8) }) {
+                lastKeys = SortedKeys(given: Array(entries.keys), sorted: entries.keys.sorted(by: FoundationKeyOrder.precedes))
+            }
+            for (i, key) in lastKeys.sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
                 out.append(contentsOf: (prettyPrinted ? " : " : ":").utf8)
-                do { try append(entries[key]!, indent: indent + 1, to: &out) } catch {
+                do { try append(entries[key]!, indent: indent + 1, keys: &lastKeys, to: &out) } catch {
                     throw PropertyListWriteError(error.message, at: PropertyListPath([.key(key)] + error.keyPath.components))
                 }
             }
