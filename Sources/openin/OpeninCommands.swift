@@ -91,13 +91,16 @@ struct OpeninCommands {
             }
             return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)
         }
+        // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
+        // the process's exit frees them at once instead of object by object (a twentieth of a
+        // `--list --json` on 2,650 desktop files), as plutil does.
         if command.flag("--json") {
             Output.text(SheetText.json(sheet, all: command.flag("--all"), details: desktop?.json))
-            return sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0
+            withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0) }
         }
         if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
             Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"), details: desktop?.explanation))
-            return sheet.apps.isEmpty ? 1 : 0
+            withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty ? 1 : 0) }
         }
         guard let choice = InteractiveSheet(sheet: sheet).run() else {
             Output.error("openin: cancelled")

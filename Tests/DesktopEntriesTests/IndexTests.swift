@@ -30,6 +30,10 @@ import Testing
         // A new entry in a new subfolder, then a new mimeapps.list in the config folder.
         try tree.write("[Desktop Entry]\nType=Application\nName=New\nExec=true\nMimeType=image/png;\n", to: "home/applications/x/new.desktop")
         #expect(tree.apps().applications(for: "image/png").map(\.app.id).contains("x-new.desktop"))
+        // An edit in place in the subfolder (statted relative to it): seen too.
+        try Data("[Desktop Entry]\nType=Application\nName=New\nExec=true\nMimeType=image/png;application/pdf;\n".utf8)
+            .write(to: URL(fileURLWithPath: tree.home + "/applications/x/new.desktop"))
+        #expect(tree.apps().applications(for: "application/pdf").map(\.app.id).contains("x-new.desktop"))
         try tree.write("[Default Applications]\nimage/png=x-new.desktop\n", to: "config/mimeapps.list")
         let configured = tree.apps()
         #expect(configured.userDefault(for: "image/png")?.app.id == "x-new.desktop")
@@ -40,6 +44,20 @@ import Testing
         #expect(removed.userDefault(for: "image/png") == nil)
         #expect(removed.app("x-new.desktop") == nil)
         #expect(tree.apps().origin == .cached(path))
+    }
+
+    @Test func folderPrefixIsComparedExactly() {
+        let path = Array("/usr/share/applications/kde4/okular.desktop".utf8)
+        path.withUnsafeBytes { p in
+            for length in 0...path.count {
+                var prefix = Array(path[..<length])
+                #expect(prefix.withUnsafeBytes { DesktopAppIndex.isPrefix($0, of: p) })
+                guard length > 0 else { continue }
+                prefix[length - 1] ^= 1
+                #expect(!prefix.withUnsafeBytes { DesktopAppIndex.isPrefix($0, of: p) }, "\(length)")
+            }
+            #expect(!(path + [0x41]).withUnsafeBytes { DesktopAppIndex.isPrefix($0, of: p) })
+        }
     }
 
     @Test func damagedOrForeignIndexIsRebuilt() throws {

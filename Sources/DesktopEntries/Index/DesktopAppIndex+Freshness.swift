@@ -19,26 +19,23 @@ extension DesktopAppIndex {
         // at relative to their open folder, one name to resolve each instead of a whole path.
         var folder: OwnedDescriptor?
         var folderPath: UnsafeRawBufferPointer?
-        var nameBuffer = [CChar](repeating: 0, count: 4096)
         for i in range {
             let at = start + i * IndexLayout.sourceWords
             let offset = Int(word(at)), length = Int(word(at + 1))
             guard let path = bytes(offset: offset, length: length + 1), path[length] == 0 else { return false }
+            let cPath = path.baseAddress!.assumingMemoryBound(to: CChar.self)
             var status: FileStatus?
-            let slash = path[..<length].lastIndex(of: 0x2F) ?? -1
-            if slash > 0, let folderPath, folderPath.count == slash, folderPath.elementsEqual(path[..<slash]),
-               let folder, length - slash < nameBuffer.count {
-                let name = UnsafeRawBufferPointer(rebasing: path[(slash + 1)...length])
-                status = nameBuffer.withUnsafeMutableBytes { buffer in
-                    buffer.copyMemory(from: name)
-                    return folder.status(ofCString: buffer.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
+            if let folderPath, let folder, length > folderPath.count + 1, path[folderPath.count] == 0x2F,
+               Self.isPrefix(folderPath, of: path) {
+                // The rest of the pooled path, already NUL-terminated, names the same file
+                // relative to the open folder: nothing to copy, one name to resolve.
+                status = folder.status(ofCString: cPath + folderPath.count + 1)
             } else {
-                status = path.withMemoryRebound(to: CChar.self) { FileSystem.status(cString: $0.baseAddress!) }
+                status = FileSystem.status(cString: cPath)
             }
             let kind = word(at + 2)
             if kind == 1, status?.kind == .directory {
-                folder = path.withMemoryRebound(to: CChar.self) { OwnedDescriptor.lookupFolder(cString: $0.baseAddress!) }
+                folder = OwnedDescriptor.lookupFolder(cString: cPath)
                 folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
             }
             guard let status else {
@@ -56,4 +53,19 @@ extension DesktopAppIndex {
         return true
     }
 
+    /// Whether `path` starts with the bytes of `prefix`, compared eight at a time (a folder's
+    /// path is compared with each of its thousands of files' paths per query).
+    static func isPrefix(_ prefix: UnsafeRawBufferPointer, of path: UnsafeRawBufferPointer) -> Bool {
+        guard prefix.count <= path.count else { return false }
+        var i = 0
+        while i + 8 <= prefix.count {
+            if prefix.loadUnaligned(fromByteOffset: i, as: UInt64.self) != path.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < prefix.count {
+            if prefix[i] != path[i] { return false }
+            i += 1
+        }
+        return true
+    }
 }

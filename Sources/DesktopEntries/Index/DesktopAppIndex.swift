@@ -146,7 +146,20 @@ public final class DesktopAppIndex: Sendable {
     func app(_ record: Int) -> DesktopApp {
         func s(_ w: IndexLayout.AppWord) -> String? { string(at: appWordIndex(record, w)) }
         func list(_ w: IndexLayout.AppWord) -> [String]? {
-            s(w).map { $0.isEmpty ? [] : $0.utf8.split(separator: IndexLayout.listSeparator, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) } }
+            let at = appWordIndex(record, w)
+            guard word(at) != IndexLayout.none, let joined = bytes(offset: Int(word(at)), length: Int(word(at + 1))) else { return nil }
+            // Split the mapped bytes, not a String made of them first: an app's lists (`MimeType=`,
+            // `Categories=`) are most of what decoding it costs.
+            guard !joined.isEmpty else { return [] }
+            var values: [String] = []
+            values.reserveCapacity(joined.count { $0 == IndexLayout.listSeparator } + 1)
+            var start = 0
+            for (i, byte) in joined.enumerated() where byte == IndexLayout.listSeparator {
+                values.append(String(decoding: UnsafeRawBufferPointer(rebasing: joined[start..<i]), as: UTF8.self))
+                start = i + 1
+            }
+            values.append(String(decoding: UnsafeRawBufferPointer(rebasing: joined[start...]), as: UTF8.self))
+            return values
         }
         let flags = IndexLayout.AppFlags(rawValue: word(appWordIndex(record, .flags)))
         let folderIndex = recordFolder(record)

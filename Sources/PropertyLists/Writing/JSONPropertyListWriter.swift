@@ -39,11 +39,23 @@ public struct JSONPropertyListWriter: Sendable {
     ///   ``NonJSONValues/refuse`` for a date, data or a UID, naming its key path.
     public func write(_ value: PropertyList) throws(PropertyListWriteError) -> [UInt8] {
         var out: [UInt8] = []
-        try append(value, indent: 0, path: .root, to: &out)
+        var lastKeys = SortedKeys()
+        try append(value, indent: 0, keys: &lastKeys, to: &out)
         return out
     }
 
-    private func append(_ value: PropertyList, indent: Int, path: PropertyListPath, to out: inout [UInt8]) throws(PropertyListWriteError) {
+    /// Appends `value`. An error is thrown with the path from `value` down; each container on the
+    /// way up puts its key or index in front, so no path is built for the values that succeed
+    /// (building one per value was a tenth of `openin --list --json`).
+    /// The keys of the last dictionary written, as given and sorted: a report repeats one set of
+    /// keys in every row (89 apps, a dozen keys each), and sorting them was a twentieth of writing it.
+    private struct SortedKeys {
+        var given: [String] = []
+        var sorted: [String] = []
+    }
+
+    private func append(_ value: PropertyList, indent: Int, keys lastKeys: inout SortedKeys, to out: inout [UInt8]) throws(PropertyListWriteError) {
+        let path = PropertyListPath.root
         func newline(_ level: Int) {
             guard prettyPrinted else { return }
             out.append(0x0A)
@@ -73,19 +85,27 @@ public struct JSONPropertyListWriter: Sendable {
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                try append(element, indent: indent + 1, path: path.appending(i), to: &out)
+                do { try append(element, indent: indent + 1, keys: &lastKeys, to: &out) } catch {
+                    throw PropertyListWriteError(error.message, at: PropertyListPath([.index(i)] + error.keyPath.components))
+                }
             }
             newline(indent)
             out.append(UInt8(ascii: "]"))
         case .dictionary(let entries):
             out.append(UInt8(ascii: "{"))
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
-            for (i, key) in entries.keys.sorted(by: FoundationKeyOrder.precedes).enumerated() {
+            // Byte for byte: canonically equivalent keys are equal as Strings but are written as given.
+            if !entries.keys.elementsEqual(lastKeys.given, by: { $0.utf8.elementsEqual($1.utf8) }) {
+                lastKeys = SortedKeys(given: Array(entries.keys), sorted: entries.keys.sorted(by: FoundationKeyOrder.precedes))
+            }
+            for (i, key) in lastKeys.sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
                 out.append(contentsOf: (prettyPrinted ? " : " : ":").utf8)
-                try append(entries[key]!, indent: indent + 1, path: path.appending(key), to: &out)
+                do { try append(entries[key]!, indent: indent + 1, keys: &lastKeys, to: &out) } catch {
+                    throw PropertyListWriteError(error.message, at: PropertyListPath([.key(key)] + error.keyPath.components))
+                }
             }
             newline(indent)
             out.append(UInt8(ascii: "}"))
@@ -94,23 +114,34 @@ public struct JSONPropertyListWriter: Sendable {
 
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case UInt8(ascii: "/"): out.append(contentsOf: "\\/".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case 0..<0x20:
-                let hex = String(b, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied at once (most of a report is paths and names).
+            var start = 0
+            for (i, b) in bytes.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "/") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                appendEscape(b, to: &out)
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+        case UInt8(ascii: "/"): out.append(contentsOf: "\\/".utf8)
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        case 0x08: out.append(contentsOf: "\\b".utf8)
+        case 0x0C: out.append(contentsOf: "\\f".utf8)
+        default:
+            let hex = String(b, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        }
     }
 }
 
@@ -118,6 +149,11 @@ public struct JSONPropertyListWriter: Sendable {
 /// digit runs compared as numbers, exact order as the tie-break.
 enum FoundationKeyOrder {
     static func precedes(_ a: String, _ b: String) -> Bool {
+        asciiPrecedes(a, b) ?? unicodePrecedes(a, b)
+    }
+
+    /// The order on Unicode scalars and their properties.
+    static func unicodePrecedes(_ a: String, _ b: String) -> Bool {
         var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
         var x = i.next(), y = j.next()
         while let cx = x, let cy = y {
@@ -137,5 +173,35 @@ enum FoundationKeyOrder {
         }
         if (x == nil) != (y == nil) { return x == nil }
         return PropertyListKeyOrder.precedes(a, b)
+    }
+
+    /// The same order for two ASCII keys, on bytes (`nil` when either is not ASCII): the Unicode
+    /// properties above cost a lookup each, and report keys are ASCII. In ASCII only `0`–`9` have
+    /// a numeric value and only `A`–`Z` a different lowercase mapping.
+    static func asciiPrecedes(_ a: String, _ b: String) -> Bool? {
+        var first = a, second = b
+        return first.withUTF8 { x in
+            second.withUTF8 { y -> Bool? in
+                guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
+                func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+                func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+                var i = 0, j = 0
+                while i < x.count, j < y.count {
+                    if isDigit(x[i]), isDigit(y[j]) {
+                        // Whole digit runs by value, as doubles like the general path.
+                        var nx = 0.0, ny = 0.0
+                        while i < x.count, isDigit(x[i]) { nx = nx * 10 + Double(x[i] - 0x30); i += 1 }
+                        while j < y.count, isDigit(y[j]) { ny = ny * 10 + Double(y[j] - 0x30); j += 1 }
+                        if nx != ny { return nx < ny }
+                        continue
+                    }
+                    let lx = lower(x[i]), ly = lower(y[j])
+                    if lx != ly { return lx < ly }
+                    i += 1; j += 1
+                }
+                if (i < x.count) != (j < y.count) { return i >= x.count }
+                return PropertyListKeyOrder.precedes(a, b)
+            }
+        }
     }
 }
