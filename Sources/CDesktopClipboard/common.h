@@ -69,42 +69,6 @@ static inline dc_entry *dc_offer_set_find(dc_offer_set *set, const char *type) {
     return NULL;
 }
 
-/// One piece of fetched data: where its bytes are and the allocation to free them with.
-typedef struct dc_piece {
-    void *allocation;
-    const uint8_t *bytes;
-    size_t length;
-} dc_piece;
-
-/// Data read from the clipboard's owner, kept in the pieces it arrived in (X11: each INCR
-/// chunk's reply) until dc_fetched_take copies it into the caller's buffer: the caller allocates
-/// once, at the final length, and that copy is the only one made after the socket's.
-struct dc_fetched {
-    dc_piece *pieces;
-    size_t count, capacity, length;
-};
-
-/// Adds a piece; the piece's allocation is then owned by `fetched` (freed on failure too).
-static inline int dc_fetched_add(dc_fetched *fetched, void *allocation, const uint8_t *bytes, size_t length) {
-    if (fetched->count == fetched->capacity) {
-        size_t capacity = fetched->capacity ? fetched->capacity * 2 : 16;
-        dc_piece *larger = realloc(fetched->pieces, capacity * sizeof(dc_piece));
-        if (!larger) { free(allocation); return -1; }
-        fetched->pieces = larger;
-        fetched->capacity = capacity;
-    }
-    fetched->pieces[fetched->count++] = (dc_piece){ allocation, bytes, length };
-    fetched->length += length;
-    return 0;
-}
-
-/// Frees the pieces (not the struct).
-static inline void dc_fetched_clear(dc_fetched *fetched) {
-    for (size_t i = 0; i < fetched->count; i++) free(fetched->pieces[i].allocation);
-    free(fetched->pieces);
-    memset(fetched, 0, sizeof *fetched);
-}
-
 struct dc_clipboard {
     const struct dc_backend *backend;
     uint64_t served;
@@ -119,7 +83,7 @@ typedef struct dc_backend {
     void (*release)(dc_clipboard *);
     int (*owns)(dc_clipboard *);
     int (*foreign_types)(dc_clipboard *, char ***, size_t *, int);
-    int (*fetch)(dc_clipboard *, const char *, dc_fetched *, size_t, int);
+    int (*fetch)(dc_clipboard *, const char *, uint8_t **, size_t *, size_t, int);
 } dc_backend;
 
 /// Milliseconds on the monotonic clock.

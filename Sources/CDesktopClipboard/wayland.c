@@ -311,7 +311,7 @@ static int wl_foreign_types(dc_clipboard *c, char ***types, size_t *count, int t
     return 0;
 }
 
-static int wl_fetch(dc_clipboard *c, const char *type, dc_fetched *fetched, size_t limit, int timeout_ms) {
+static int wl_fetch(dc_clipboard *c, const char *type, uint8_t **data, size_t *length, size_t limit, int timeout_ms) {
     wayland_clipboard *w = (wayland_clipboard *)c;
     if (!w->selection || w->owned) return -1;
     int fds[2];
@@ -343,7 +343,9 @@ static int wl_fetch(dc_clipboard *c, const char *type, dc_fetched *fetched, size
     }
     close(fds[0]);
     if (status != 0) { free(buffer); return status; }
-    return dc_fetched_add(fetched, buffer, buffer, size);
+    *data = buffer;
+    *length = size;
+    return 0;
 }
 
 static void wl_close(dc_clipboard *c) {

@@ -171,12 +171,8 @@ static int is_new_chunk(x11_clipboard *x, xcb_generic_event_t *e) {
     return p->window == x->window && p->atom == x->property && p->state == XCB_PROPERTY_NEW_VALUE;
 }
 
-/// Converts the clipboard to `target` into our property and reads it (INCR included) into
-/// `fetched`. Each property value stays in the reply it arrived in: no copy is made here, the
-/// caller's one copy comes later (dc_fetched_take), into a buffer allocated at the final length.
-/// Copying every INCR chunk into a growing buffer here, then into Swift's array, had the 64 MiB
-/// import spend half its time in memmove and page faults (perf, Xvfb, reading an xclip copy).
-static int convert(x11_clipboard *x, xcb_atom_t target, dc_fetched *fetched, size_t limit, int timeout_ms) {
+/// Converts the clipboard to `target` into our property and reads it (INCR included).
+static int convert(x11_clipboard *x, xcb_atom_t target, uint8_t **out, size_t *length, xcb_atom_t *type, size_t limit, int timeout_ms) {
     xcb_delete_property(x->conn, x->window, x->property);
     xcb_convert_selection(x->conn, x->window, x->clipboard, target, x->property, XCB_CURRENT_TIME);
     xcb_generic_event_t *event = wait_for(x, is_our_notify, timeout_ms);
@@ -186,35 +182,55 @@ static int convert(x11_clipboard *x, xcb_atom_t target, dc_fetched *fetched, siz
     if (property == XCB_NONE) return -1;
     xcb_get_property_reply_t *reply = xcb_get_property_reply(x->conn, xcb_get_property(x->conn, 1, x->window, x->property, XCB_GET_PROPERTY_TYPE_ANY, 0, UINT32_MAX / 4), NULL);
     if (!reply) return -1;
-    if (reply->type != x->incr) {
-        size_t n = (size_t)xcb_get_property_value_length(reply);
-        if (n > limit) { free(reply); return -2; }
-        return dc_fetched_add(fetched, reply, xcb_get_property_value(reply), n);
+    *type = reply->type;
+    uint8_t *buffer = NULL;
+    size_t size = 0;
+    if (reply->type == x->incr) {
+        size_t capacity = 0;
+        if (xcb_get_property_value_length(reply) >= 4) capacity = *(uint32_t *)xcb_get_property_value(reply);
+        free(reply);
+        if (capacity > limit) return -2;
+        buffer = malloc(capacity ? capacity : 1);
+        if (!buffer) return -1;
+        for (;;) {
+            event = wait_for(x, is_new_chunk, timeout_ms);
+            if (!event) { free(buffer); return -1; }
+            free(event);
+            reply = xcb_get_property_reply(x->conn, xcb_get_property(x->conn, 1, x->window, x->property, XCB_GET_PROPERTY_TYPE_ANY, 0, UINT32_MAX / 4), NULL);
+            if (!reply) { free(buffer); return -1; }
+            size_t n = (size_t)xcb_get_property_value_length(reply);
+            if (n == 0) { free(reply); break; }
+            if (size + n > limit) { free(reply); free(buffer); return -2; }
+            if (size + n > capacity) {
+                capacity = (size + n) * 2;
+                uint8_t *larger = realloc(buffer, capacity);
+                if (!larger) { free(reply); free(buffer); return -1; }
+                buffer = larger;
+            }
+            memcpy(buffer + size, xcb_get_property_value(reply), n);
+            size += n;
+            free(reply);
+        }
+    } else {
+        size = (size_t)xcb_get_property_value_length(reply);
+        if (size > limit) { free(reply); return -2; }
+        buffer = malloc(size ? size : 1);
+        if (!buffer) { free(reply); return -1; }
+        memcpy(buffer, xcb_get_property_value(reply), size);
+        free(reply);
     }
-    // INCR: the announced size is a lower bound at most (xclip announces 0); the chunks decide.
-    free(reply);
-    for (;;) {
-        event = wait_for(x, is_new_chunk, timeout_ms);
-        if (!event) return -1;
-        free(event);
-        reply = xcb_get_property_reply(x->conn, xcb_get_property(x->conn, 1, x->window, x->property, XCB_GET_PROPERTY_TYPE_ANY, 0, UINT32_MAX / 4), NULL);
-        if (!reply) return -1;
-        size_t n = (size_t)xcb_get_property_value_length(reply);
-        if (n == 0) { free(reply); return 0; }
-        if (fetched->length + n > limit) { free(reply); return -2; }
-        if (dc_fetched_add(fetched, reply, xcb_get_property_value(reply), n) != 0) return -1;
-    }
+    *out = buffer;
+    *length = size;
+    return 0;
 }
 
 static int x11_foreign_types(dc_clipboard *c, char ***types, size_t *count, int timeout_ms) {
     x11_clipboard *x = (x11_clipboard *)c;
-    dc_fetched fetched = {0};
-    if (convert(x, x->targets, &fetched, 1 << 20, timeout_ms) != 0) { dc_fetched_clear(&fetched); return -1; }
-    uint8_t *data = malloc(fetched.length ? fetched.length : 1);
-    if (!data) { dc_fetched_clear(&fetched); return -1; }
-    for (size_t i = 0, offset = 0; i < fetched.count; offset += fetched.pieces[i].length, i++) memcpy(data + offset, fetched.pieces[i].bytes, fetched.pieces[i].length);
-    size_t n = fetched.length / 4;
-    dc_fetched_clear(&fetched);
+    uint8_t *data;
+    size_t length;
+    xcb_atom_t type;
+    if (convert(x, x->targets, &data, &length, &type, 1 << 20, timeout_ms) != 0) return -1;
+    size_t n = length / 4;
     xcb_get_atom_name_cookie_t *cookies = malloc(sizeof *cookies * (n ? n : 1));
     char **names = calloc(n ? n : 1, sizeof(char *));
     if (!cookies || !names) { free(data); free(cookies); free(names); return -1; }
@@ -239,11 +255,11 @@ static int x11_foreign_types(dc_clipboard *c, char ***types, size_t *count, int 
     return 0;
 }
 
-static int x11_fetch(dc_clipboard *c, const char *name, dc_fetched *fetched, size_t limit, int timeout_ms) {
+static int x11_fetch(dc_clipboard *c, const char *name, uint8_t **data, size_t *length, size_t limit, int timeout_ms) {
     x11_clipboard *x = (x11_clipboard *)c;
-    xcb_atom_t target = intern(x->conn, name);
+    xcb_atom_t target = intern(x->conn, name), type;
     if (target == XCB_NONE) return -1;
-    return convert(x, target, fetched, limit, timeout_ms);
+    return convert(x, target, data, length, &type, limit, timeout_ms);
 }
 
 static int x11_publish(dc_clipboard *c, const char *const *types, const uint8_t *const *data, const size_t *lengths, size_t count) {

@@ -120,17 +120,13 @@ public final class DesktopClipboard {
 
     /// Reads `type` from the clipboard's owner: at most `limit` bytes, within `timeout` of silence.
     func fetch(_ type: String, limit: Int, timeoutMilliseconds: Int32 = 5000) -> Result<[UInt8], FetchFailure> {
-        var fetched: OpaquePointer?
+        var data: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = dc_fetch(handle, type, &fetched, &length, limit, timeoutMilliseconds)
+        let status = dc_fetch(handle, type, &data, &length, limit, timeoutMilliseconds)
         if status == -2 { return .failure(.tooLarge) }
-        guard status == 0, let fetched else { return .failure(.failed) }
-        // The array is allocated once at the final length and filled by one copy from the
-        // replies the data arrived in (no growing buffer, no second copy).
-        return .success([UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            dc_fetched_take(fetched, buffer.baseAddress)
-            count = length
-        })
+        guard status == 0, let data else { return .failure(.failed) }
+        defer { dc_free(data) }
+        return .success(Array(UnsafeBufferPointer(start: data, count: length)))
     }
 }
 

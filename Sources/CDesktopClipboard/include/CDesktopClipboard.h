@@ -5,7 +5,7 @@
 // stay here, where the C libraries' callbacks and variadic calls are.
 //
 // Ownership rules: dc_publish copies the data (a paste may still be served after the caller's
-// buffer is gone); dc_fetch returns data the caller copies out (and frees) with dc_fetched_take.
+// buffer is gone); dc_fetch returns a malloc'd buffer the caller frees with dc_free.
 #ifndef CDESKTOPCLIPBOARD_H
 #define CDESKTOPCLIPBOARD_H
 #include <stddef.h>
@@ -50,16 +50,10 @@ int dc_owns(dc_clipboard *clipboard);
 /// The types the clipboard's current (foreign) owner offers, as a malloc'd array of malloc'd
 /// strings (free each and the array with dc_free). 0, or -1 (no owner, refused, timed out).
 int dc_foreign_types(dc_clipboard *clipboard, char ***types, size_t *count, int timeout_ms);
-/// Data read by dc_fetch, held until dc_fetched_take copies it out.
-typedef struct dc_fetched dc_fetched;
 /// Reads one type from the clipboard's current owner: at most `limit` bytes (-2 when larger),
-/// within `timeout_ms` of silence. 0 with the data in `*fetched` and its length in `*length`
-/// (copy it out with dc_fetched_take), or -1.
-int dc_fetch(dc_clipboard *clipboard, const char *type, dc_fetched **fetched, size_t *length, size_t limit, int timeout_ms);
-/// Copies the fetched data into `destination` (room for the length dc_fetch gave; NULL copies
-/// nothing) and frees it.
-void dc_fetched_take(dc_fetched *fetched, uint8_t *destination);
-/// Frees what dc_foreign_types returned.
+/// within `timeout_ms` of silence. 0 and a malloc'd buffer, or -1.
+int dc_fetch(dc_clipboard *clipboard, const char *type, uint8_t **data, size_t *length, size_t limit, int timeout_ms);
+/// Frees what dc_fetch and dc_foreign_types returned.
 void dc_free(void *pointer);
 
 /// Serving statistics: pastes answered since opening.
