@@ -232,13 +232,14 @@ let supportTargets: [Target] = [
         // The seed's story as real programs on the app-side library (Samples/Apps/Person*.app run them).
         .executableTarget(
             name: "PersonEditor",
-            dependencies: ["AppInterchange", "URLSchemes", "AppRegistry", "PropertyLists",
+            dependencies: ["AppInterchange", "URLSchemes", "AppRegistry", "PropertyLists", "Pasteboards", "KeyedArchives",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Samples/Programs/PersonEditor"
         ),
         .executableTarget(
             name: "PersonViewer",
-            dependencies: ["AppInterchange", "URLSchemes", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["AppInterchange", "URLSchemes", "PropertyLists", "Pasteboards", "KeyedArchives",
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Samples/Programs/PersonViewer"
         ),
         // Runnable clients of the app-side library (Examples/README.md).

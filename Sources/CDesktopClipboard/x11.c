@@ -368,6 +368,8 @@ dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size) {
     // one request carries: 212-249 ms). Each chunk is copied by the server and the requestor;
     // small ones cost round trips, large ones fall out of the caches. Appending one 64 MiB
     // property without INCR was slower still (the server reallocates it per append).
+    // Again on a quiet machine, xclip -o > file, 12 pastes each, alternating with an xclip owner
+    // (109 ms): 256 KiB 135 ms, 1 MiB 100 ms, 4 MiB 131 ms, 16 MiB 203 ms.
     size_t maximum = (size_t)xcb_get_maximum_request_length(conn) * 4;
     x->chunk = 1u << 20;
     if (maximum > 4096 && x->chunk > maximum - 4096) x->chunk = maximum - 4096;

@@ -3,11 +3,18 @@
 // x-callback-url request; the viewer answers through the editor's scheme, which starts the
 // editor (its DILaunchCommand) with the answer: the base64url JSON is decoded and the person
 // stored as `Documents/Person from Viewer.person`.
+// `person-editor paste-to-viewer` is seed 000's channel the other way: the person, archived in
+// an ENHAppDataPackage, goes on the named pasteboard `com.example.person-editor.transfer` under
+// the editor's own type, and the viewer is opened through its scheme to read it from there.
 //
-//   person-editor ask-viewer [--root DIR]    send the request (canOpenURL first)
-//   person-editor                            what started it (run by openurl)
+//   person-editor ask-viewer [--root DIR]                   send the request (canOpenURL first)
+//   person-editor paste-to-viewer [--root DIR] [PERSON]     put PERSON (a .person file; else a
+//                                                           built-in person) on the pasteboard, open the viewer
+//   person-editor                                           what started it (run by openurl)
 import AppInterchange
 import AppRegistry
+import KeyedArchives
+import Pasteboards
 import PropertyLists
 import SystemPackage
 import URLSchemes
@@ -25,8 +32,41 @@ func log(_ app: InterchangeApp, _ line: String) {
 }
 
 func fail(_ message: String) -> Never {
-    print("person-editor: \(message)")
+    _ = try? FileDescriptor.standardError.writeAll(Array("person-editor: \(message)\n".utf8))
     exit(1)
+}
+
+/// The named pasteboard the editor hands its data package over on. Both sample apps carry the
+/// team `ABCDE12345` in their entitlements, which is what lets the viewer see it.
+let transferPasteboard = PasteboardName("com.example.person-editor.transfer")
+/// The editor's own type for its archived data package (as the seed's
+/// `com.EnharmonicHQ.Editor.datapackage`): a pasteboard type needs no declaration.
+let packageType = "com.example.person-editor.datapackage"
+
+/// Puts the person in the file at `path` (any property list format; a built-in person without
+/// one) on the transfer pasteboard as an archived `ENHAppDataPackage`, then opens the viewer's
+/// `pastePerson` action naming the pasteboard and the type.
+func pasteToViewer(_ app: InterchangeApp, personAt path: String?) throws -> String {
+    let person: PropertyList
+    if let path { person = try PropertyListReader.read(contentsOf: FilePath(path)).value }
+    else { person = .dictionary(["name": .string("Katherine Johnson"), "born": .string("1918-08-26")]) }
+    let package = AppDataPackage(sourceApplicationName: app.bundle.name, sourceApplicationIdentifier: app.bundleIdentifier,
+                                 sourceApplicationVersion: app.bundle.shortVersion ?? "", sourceApplicationBuild: app.bundle.version ?? "",
+                                 payload: try XMLPropertyListWriter().write(person))
+    let store = PasteboardStore(root: app.root)
+    // Persistent (the seed's iOS 9 pasteboards): the editor exits before the viewer reads, and a
+    // pasteboard that lives as long as its creator's processes would be gone by then.
+    guard let board = try store.pasteboard(named: transferPasteboard, create: true, lifetime: .persistent, for: PasteboardClient(app: app.bundle)) else {
+        throw PasteboardError.notFound(transferPasteboard)
+    }
+    let count = try board.setDataPackage(package, type: packageType)
+    let request = try XCallbackRequest(scheme: "person-viewer", action: "pastePerson",
+                                       parameters: [QueryItem(name: "pasteboard", value: transferPasteboard.rawValue),
+                                                    QueryItem(name: "type", value: packageType)],
+                                       source: app.bundleIdentifier)
+    try app.open(request.url)
+    return "Person Editor put \(person["name"]?.stringValue ?? "a person") on pasteboard \(transferPasteboard) as \(packageType)"
+         + " (\(package.payload.count) bytes of payload, change count \(count)) and opened \(request.url)"
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -50,6 +90,12 @@ if arguments.first == "ask-viewer" {
         try app.open(request.url)
         print("Person Editor asked: \(request.url)")
     } catch { fail("\(error)") }
+    exit(0)
+}
+
+if arguments.first == "paste-to-viewer" {
+    guard arguments.count <= 2 else { fail("usage: person-editor paste-to-viewer [--root DIR] [PERSON-FILE]") }
+    do { print(try pasteToViewer(app, personAt: arguments.count == 2 ? arguments[1] : nil)) } catch { fail("\(error)") }
     exit(0)
 }
 
