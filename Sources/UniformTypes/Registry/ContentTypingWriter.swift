@@ -1,0 +1,138 @@
+/// Builds the section from ``ContentTypingInput``, given each identifier's type number.
+struct ContentTypingWriter {
+    private var bytes: [UInt8] = []
+    private var pool: [UInt32] = []
+
+    private mutating func text(_ s: [UInt8]) -> (UInt32, UInt32) {
+        let offset = UInt32(bytes.count)
+        bytes += s
+        return (offset, UInt32(s.count))
+    }
+
+    private mutating func hashTable(_ entries: [String: [(UInt32, UInt32)]]) -> [UInt32] {
+        let capacity = RegistryImageLayout.tableCapacity(for: entries.count)
+        var slots = [UInt32](repeating: 0, count: 2 * capacity)
+        let mask = UInt32(capacity - 1)
+        for key in entries.keys.sorted() {
+            let list = entries[key]!
+            let (o, l) = text(Array(key.utf8))
+            let at = UInt32(pool.count)
+            pool += [o, l, UInt32(list.count)]
+            for (mime, weight) in list { pool += [mime, weight] }
+            let hash = RegistryImageLayout.hash(key.utf8)
+            var slot = hash & mask
+            while slots[2 * Int(slot) + 1] != 0 { slot = (slot + 1) & mask }
+            slots[2 * Int(slot)] = hash
+            slots[2 * Int(slot) + 1] = at + 1
+        }
+        return slots
+    }
+
+    static func section(_ input: ContentTypingInput, number: (String) -> Int?) -> [UInt8] {
+        guard !input.isEmpty else { return [] }
+        var w = ContentTypingWriter()
+        return w.write(input, number: number)
+    }
+
+    private mutating func write(_ input: ContentTypingInput, number: (String) -> Int?) -> [UInt8] {
+        // MIME numbers, in the input's order.
+        var mimeNumber: [String: UInt32] = [:]
+        var entries: [ContentTypingInput.MIMEEntry] = []
+        for e in input.mimeTypes where mimeNumber[e.name.lowercased()] == nil && number(e.identifier) != nil {
+            mimeNumber[e.name.lowercased()] = UInt32(entries.count)
+            entries.append(e)
+        }
+        var mimeWords: [UInt32] = []
+        for e in entries {
+            let (o, l) = text(Array(e.name.utf8))
+            let parents = e.parents.compactMap { mimeNumber[$0.lowercased()] }
+            let start = UInt32(pool.count)
+            pool += parents
+            mimeWords += [o, l, UInt32(number(e.identifier)!), start, UInt32(parents.count),
+                          (e.isText ? 1 : 0) | (e.isInode ? 2 : 0) | (e.isMIMEType ? 0 : 4) | (e.isStandIn ? 8 : 0)]
+        }
+
+        var literals: [String: [(UInt32, UInt32)]] = [:], suffixes: [String: [(UInt32, UInt32)]] = [:]
+        var patterns: [UInt32] = []
+        var maxSuffix = 0
+        for g in input.globs {
+            guard let mime = mimeNumber[g.mimeType.lowercased()] else { continue }
+            let flags = UInt32(g.weight) | (g.caseSensitive ? 0x100 : 0)
+            // Case-insensitive globs are stored lower-cased (ASCII only, as xdgmime folds names).
+            let stored = g.caseSensitive ? g.pattern : String(decoding: g.pattern.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            switch MIMEGlob(pattern: stored).kind {
+            case .literal:
+                if !(literals[stored]?.contains { $0.0 == mime } ?? false) { literals[stored, default: []].append((mime, flags)) }
+            case .suffix(let suffix):
+                if !(suffixes[suffix]?.contains { $0.0 == mime } ?? false) { suffixes[suffix, default: []].append((mime, flags)) }
+                maxSuffix = max(maxSuffix, suffix.utf8.count)
+            case .pattern:
+                let (o, l) = text(Array(stored.utf8))
+                patterns += [o, l, mime, flags]
+            }
+        }
+        let literalTable = hashTable(literals)
+        let suffixTable = hashTable(suffixes)
+
+        // Magic: by priority (highest first), then by MIME type, as update-mime-database sorts them.
+        var magicWords: [UInt32] = [], matchlets: [UInt32] = []
+        var maxExtent = 0
+        func add(_ matches: [MIMEMagicMatch]) -> UInt32 {
+            // Siblings are contiguous; children are written after, and patched in.
+            let first = matchlets.count / ContentTypingLayout.matchletWords
+            for m in matches {
+                let (vo, vl) = text(m.value)
+                let mo = m.mask.map { text($0).0 } ?? RegistryImageLayout.none
+                matchlets += [UInt32(m.rangeStart), UInt32(m.rangeLength), vo, vl, mo, 0, UInt32(m.children.count)]
+            }
+            for (i, m) in matches.enumerated() where !m.children.isEmpty {
+                let start = add(m.children)
+                matchlets[(first + i) * ContentTypingLayout.matchletWords + 5] = start
+            }
+            return UInt32(first)
+        }
+        let sorted = input.magic.enumerated().sorted { a, b in
+            if a.element.priority != b.element.priority { return a.element.priority > b.element.priority }
+            if a.element.mimeType != b.element.mimeType { return Array(a.element.mimeType.utf8).lexicographicallyPrecedes(b.element.mimeType.utf8) }
+            return a.offset < b.offset
+        }.map(\.element)
+        for m in sorted {
+            guard let mime = mimeNumber[m.mimeType.lowercased()] else { continue }
+            let first = add(m.matches)
+            magicWords += [UInt32(m.priority), mime, first, UInt32(m.matches.count)]
+            maxExtent = max(maxExtent, m.matches.map(\.extent).max() ?? 0)
+        }
+        func plusOne(_ name: String) -> UInt32 { mimeNumber[name].map { $0 + 1 } ?? 0 }
+
+        // Assemble.
+        var header = [UInt32](repeating: 0, count: ContentTypingLayout.headerWords)
+        var body: [UInt32] = []
+        let base = ContentTypingLayout.headerWords * 4
+        func place(_ words: [UInt32], _ at: Int, count: Int) {
+            header[at] = UInt32(base + 4 * body.count)
+            header[at + 1] = UInt32(count)
+            body += words
+        }
+        header[0] = ContentTypingLayout.magic
+        place(mimeWords, 2, count: entries.count)
+        place(literalTable, 4, count: literalTable.count / 2)
+        place(suffixTable, 6, count: suffixTable.count / 2)
+        place(patterns, 8, count: patterns.count / 4)
+        place(magicWords, 10, count: magicWords.count / 4)
+        place(matchlets, 12, count: matchlets.count / ContentTypingLayout.matchletWords)
+        place(pool, 14, count: pool.count)
+        header[16] = UInt32(base + 4 * body.count)
+        header[17] = UInt32(bytes.count)
+        header[20] = UInt32(maxExtent)
+        header[21] = UInt32(maxSuffix)
+        header[22] = plusOne("text/plain")
+        header[23] = plusOne("application/octet-stream")
+        header[24] = plusOne("application/x-desktop")
+        header[25] = plusOne("application/x-zerosize")
+        var out: [UInt8] = []
+        out.reserveCapacity(base + 4 * body.count + bytes.count)
+        for word in header + body { withUnsafeBytes(of: word.littleEndian) { out += $0 } }
+        out += bytes
+        return out
+    }
+}
