@@ -50,6 +50,8 @@ let libraryTargets: [Target] = [
             dependencies: ["AppRegistry", "UniformTypes", "SystemCalls", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CSystemShims"),
+        // Near misses for "did you mean" (the linter and the tools).
+        .target(name: "Spelling"),
         // Every system call the libraries make, typed (swift-system's style); faults can be forced
         // per call in debug builds, which is what the tests run.
         .target(
@@ -71,7 +73,7 @@ let libraryTargets: [Target] = [
         // compiled registry, and the linter that checks Info.plists the way the model reads them.
         .target(
             name: "AppRegistry",
-            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls", "Spelling",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -150,7 +152,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "ToolSupport",
-            dependencies: ["SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
+            dependencies: ["Spelling", "SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]
         ),
 ]
@@ -165,7 +167,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "openin",
-            dependencies: ["DesktopEntries", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["Spelling", "DesktopEntries", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable

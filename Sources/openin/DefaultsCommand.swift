@@ -2,6 +2,7 @@ import AppRegistry
 import Handlers
 import OrderedCollections
 import PropertyLists
+import Spelling
 import ToolSupport
 import UniformTypes
 
@@ -66,7 +67,7 @@ struct DefaultsCommand {
             throw .init(message: "\(text) is \(kind), not a type identifier; did you mean \(suggestion.identifier)?")
         }
         if let problem = TypeIdentifierSyntax.problem(with: text) { throw .init(message: "'\(text)' is not a type identifier: \(problem)") }
-        let near = registry.allNumbers.map(registry.identifier(of:)).filter { ToolSpec.distance(text.lowercased(), $0.lowercased()) <= 2 }.sorted()
+        let near = registry.allNumbers.map(registry.identifier(of:)).filter { Spelling.distance(text.lowercased(), $0.lowercased()) <= 2 }.sorted()
         throw .init(message: "unknown type \(text)" + (near.isEmpty ? "" : "; did you mean \(near.prefix(3).joined(separator: " or "))?"))
     }
 

@@ -1,4 +1,5 @@
 import PropertyLists
+import Spelling
 
 /// Keys and value types: a misspelt key (did you mean…), and a value of the wrong type where the
 /// app model reads a boolean (a string or number macOS still reads as one is only a warning).
@@ -24,7 +25,7 @@ enum KeyChecks {
         guard case .dictionary(let entries) = value else { return }
         for key in entries.keys where !known.contains(key) {
             let near = known.first { $0.lowercased() == key.lowercased() }
-                ?? known.filter { distance(key, $0) <= 2 }.min { distance(key, $0) < distance(key, $1) }
+                ?? Spelling.nearest(to: key, among: known.sorted())
             if let near { out.add(.unknownKey, .warning, "unknown key \(key); did you mean \(near)?", path.appending(key)) }
         }
     }
@@ -51,21 +52,5 @@ enum KeyChecks {
             for (i, element) in elements.enumerated() { booleans(element, at: path.appending(i), into: &out) }
         default: break
         }
-    }
-
-    /// Levenshtein distance (3 for anything further than 2), for "did you mean".
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if abs(a.count - b.count) > 2 { return 3 }
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

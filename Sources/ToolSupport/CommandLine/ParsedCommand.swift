@@ -1,3 +1,5 @@
+import Spelling
+
 /// A command line parsed against a ``ToolSpec``.
 public struct ParsedCommand: Sendable {
     /// The verb, when the tool has verbs and one was given.
@@ -163,23 +165,6 @@ extension ToolSpec {
 
     /// "; did you mean X?" for a near miss.
     func suggestion(for word: String, among names: [String]) -> String {
-        let near = names.map { ($0, Self.distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
-        return near.map { " (did you mean \($0.0)?)" } ?? ""
-    }
-
-    /// Levenshtein distance (3 for anything further than 2), for "did you mean".
-    public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if abs(a.count - b.count) > 2 { return 3 }
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Spelling.nearest(to: word, among: names).map { " (did you mean \($0)?)" } ?? ""
     }
 }
