@@ -23,16 +23,9 @@ struct OpenurlCommands {
         root = DeviceRoot.resolve(explicit: command.value("--root"))
     }
 
-    /// The registry; a root that was named must exist (a typo creates nothing), and a catalog
-    /// must be found (the registry is compiled with it, as every tool does, so none rebuilds
-    /// another's file).
+    /// The registry (``RegistryStore/forQuery(root:)``: the root named must exist, a catalog found).
     func registry() throws(Failure) -> TypeRegistry {
-        if root.origin != .userDefault && !root.exists { throw Failure(message: "no device root at \(root.path)") }
-        let catalog: String
-        do { catalog = try TypeCatalog.required(for: root) } catch { throw Failure(message: "\(error)") }
-        do { return try RegistryStore.open(root: root, catalog: catalog) } catch {
-            throw Failure(message: "cannot open the registry of \(root.path): \(error)")
-        }
+        do { return try RegistryStore.forQuery(root: root) } catch { throw Failure(message: "\(error)") }
     }
 
     func directory() throws(Failure) -> SchemeDirectory {

@@ -33,11 +33,7 @@ struct UtiCommands {
 
     /// The registry; a root that was named must exist (a typo creates nothing).
     func registry() throws(Failure) -> TypeRegistry {
-        if root.origin != .userDefault && !root.exists { throw Failure(message: "no device root at \(root.path)") }
-        let catalog = try requiredCatalog()
-        do { return try RegistryStore.open(root: root, catalog: catalog) } catch {
-            throw Failure(message: "cannot build the type registry: \(error)")
-        }
+        do { return try RegistryStore.forQuery(root: root) } catch { throw Failure(message: "\(error)") }
     }
 
     func type(_ identifier: String, in registry: TypeRegistry) throws(Failure) -> UTType {

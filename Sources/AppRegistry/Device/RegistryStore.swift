@@ -41,6 +41,14 @@ public enum RegistryStore {
         return registry
     }
 
+    /// The registry a query of `root` answers from, with the installed catalog: a root that was
+    /// named (`--root`, the environment) must exist, so that a typo creates nothing, and a
+    /// catalog must be found, so that no tool answers with dynamic types alone.
+    public static func forQuery(root: DeviceRoot) throws(AppRegistryError) -> TypeRegistry {
+        if root.origin != .userDefault && !root.exists { throw .noDeviceRoot(root.path) }
+        return try open(root: root, catalog: TypeCatalog.required(for: root))
+    }
+
     /// Whether `registry` was compiled from `root`'s sources as they are now (a few `stat` calls).
     public static func isCurrent(_ registry: TypeRegistry, root: DeviceRoot, catalog: String?, mimeDirectories: [String]? = nil) -> Bool {
         registry.fingerprint == fingerprint(root: root, catalog: catalog, mimeDirectories: mimeDirectories)
