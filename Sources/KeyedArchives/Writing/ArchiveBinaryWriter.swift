@@ -20,11 +20,7 @@ import PropertyLists
 /// Objects are written with ``BinaryPropertyListWriter``'s encoders, so each one is byte-exact.
 struct ArchiveBinaryWriter {
     /// A node of the object table: a scalar to encode, or a container's references.
-    private enum Node {
-        case scalar(PropertyList)
-        case array([Int])
-        case dictionary(keys: [Int], values: [Int])
-    }
+    private typealias Node = BinaryPropertyListWriter.Flat
 
     /// Data keyed by its length and its first 1,280 bytes, as CF's uniquing set hashes it.
     private struct DataKey: Hashable {
@@ -143,32 +139,6 @@ struct ArchiveBinaryWriter {
     }
 
     private func encode(root: Int) -> [UInt8] {
-        let refSize = BinaryPropertyListWriter.byteWidth(UInt64(nodes.count))
-        var out: [UInt8] = []
-        out.reserveCapacity(payloadBytes + 64 * nodes.count + 64)
-        out.append(contentsOf: "bplist00".utf8)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(nodes.count)
-        for node in nodes {
-            offsets.append(out.count)
-            switch node {
-            case .scalar(let value): BinaryPropertyListWriter.appendScalar(value, to: &out)
-            case .array(let references):
-                BinaryPropertyListWriter.appendMarker(0xA0, count: references.count, to: &out)
-                for r in references { BinaryPropertyListWriter.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-            case .dictionary(let keys, let values):
-                BinaryPropertyListWriter.appendMarker(0xD0, count: keys.count, to: &out)
-                for r in keys { BinaryPropertyListWriter.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-                for r in values { BinaryPropertyListWriter.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-            }
-        }
-        let tableOffset = out.count
-        let offsetSize = BinaryPropertyListWriter.byteWidth(UInt64(tableOffset))
-        for offset in offsets { BinaryPropertyListWriter.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-        BinaryPropertyListWriter.appendBigEndian(UInt64(nodes.count), width: 8, to: &out)
-        BinaryPropertyListWriter.appendBigEndian(UInt64(root), width: 8, to: &out)
-        BinaryPropertyListWriter.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
-        return out
+        BinaryPropertyListWriter.encode(nodes, root: root, capacity: payloadBytes + 64 * nodes.count + 64)
     }
 }

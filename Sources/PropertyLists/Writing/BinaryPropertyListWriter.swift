@@ -33,8 +33,10 @@ public struct BinaryPropertyListWriter: Sendable {
         }
     }
 
-    /// An object ready to encode, with references to other objects by index.
-    private enum Flat {
+    /// An object of the table ready to encode, with references to other objects by index.
+    /// `package`: KeyedArchives' archive writer builds its own table by CF's keyed-archive rules
+    /// and encodes it with ``encode(_:root:capacity:)``.
+    package enum Flat {
         case scalar(PropertyList)
         case array([Int])
         case dictionary(keys: [Int], values: [Int])
@@ -79,30 +81,38 @@ public struct BinaryPropertyListWriter: Sendable {
         }
 
         _ = flatten(value)
-        let refSize = Self.byteWidth(UInt64(objects.count))
-        var out: [UInt8] = Array("bplist00".utf8)
+        return Self.encode(objects, root: 0)
+    }
+
+    /// The file for an object table: the header, each object, the offset table and the trailer
+    /// naming `root` as the top object.
+    package static func encode(_ objects: [Flat], root: Int, capacity: Int = 0) -> [UInt8] {
+        let refSize = byteWidth(UInt64(objects.count))
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        out.append(contentsOf: "bplist00".utf8)
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
         for object in objects {
             offsets.append(out.count)
             switch object {
-            case .scalar(let v): Self.appendScalar(v, to: &out)
+            case .scalar(let v): appendScalar(v, to: &out)
             case .array(let refs):
-                Self.appendMarker(0xA0, count: refs.count, to: &out)
-                for r in refs { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
+                appendMarker(0xA0, count: refs.count, to: &out)
+                for r in refs { appendBigEndian(UInt64(r), width: refSize, to: &out) }
             case .dictionary(let keys, let values):
-                Self.appendMarker(0xD0, count: keys.count, to: &out)
-                for r in keys { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-                for r in values { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
+                appendMarker(0xD0, count: keys.count, to: &out)
+                for r in keys { appendBigEndian(UInt64(r), width: refSize, to: &out) }
+                for r in values { appendBigEndian(UInt64(r), width: refSize, to: &out) }
             }
         }
         let tableOffset = out.count
-        let offsetSize = Self.byteWidth(UInt64(tableOffset))
-        for o in offsets { Self.appendBigEndian(UInt64(o), width: offsetSize, to: &out) }
+        let offsetSize = byteWidth(UInt64(tableOffset))
+        for o in offsets { appendBigEndian(UInt64(o), width: offsetSize, to: &out) }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-        Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)
-        Self.appendBigEndian(0, width: 8, to: &out)
-        Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+        appendBigEndian(UInt64(objects.count), width: 8, to: &out)
+        appendBigEndian(UInt64(root), width: 8, to: &out)
+        appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
         return out
     }
 
