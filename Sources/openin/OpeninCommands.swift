@@ -8,11 +8,7 @@ import UniformTypes
 /// What `openin` does with a parsed command line: a thin layer over the Handlers library.
 struct OpeninCommands {
     /// What went wrong, said as the tool prints it, with the exit status.
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var status: Int32 = 2
-        var description: String { message }
-    }
+    typealias Failure = ToolFailure
 
     let command: ParsedCommand
     let root: DeviceRoot

@@ -9,11 +9,7 @@ import URLSchemes
 /// What `openurl` does with a parsed command line: a thin layer over the URLSchemes library.
 struct OpenurlCommands {
     /// What went wrong, said as the tool prints it, with the exit status.
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var status: Int32 = 2
-        var description: String { message }
-    }
+    typealias Failure = ToolFailure
 
     let command: ParsedCommand
     let root: DeviceRoot

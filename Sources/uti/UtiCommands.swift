@@ -26,10 +26,8 @@ struct UtiCommands {
         do { return try TypeCatalog.required(for: root) } catch { throw Failure(message: "\(error)") }
     }
 
-    struct Failure: Error {
-        var message: String
-        var status: Int32 = 2
-    }
+    /// What went wrong, said as the tool prints it, with the exit status.
+    typealias Failure = ToolFailure
 
     /// The registry; a root that was named must exist (a typo creates nothing).
     func registry() throws(Failure) -> TypeRegistry {
