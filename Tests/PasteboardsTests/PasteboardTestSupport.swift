@@ -39,47 +39,16 @@ enum Fixture {
     static var pbpaste: String { TestSupport.productsDirectory.appendingPathComponent("pbpaste").path }
     static var pasteboardd: String { TestSupport.productsDirectory.appendingPathComponent("pasteboardd").path }
 
-    /// Runs a tool with `DOCUMENT_INTERCHANGE_ROOT` set to `root` and `environment` added.
+    /// Runs a tool with `DOCUMENT_INTERCHANGE_ROOT` set to `root`, no inherited fault rules, and
+    /// `environment` added.
     static func run(_ tool: String, _ arguments: [String], root: DeviceRoot, stdin: Data? = nil, environment: [String: String] = [:]) throws -> ToolRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["DOCUMENT_INTERCHANGE_ROOT"] = root.path
-        env.removeValue(forKey: "DI_FAULTS")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Foundation.Pipe(), err = Foundation.Pipe(), input = Foundation.Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        DispatchQueue.global().async {
-            if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
-            try? input.fileHandleForWriting.close()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return ToolRun(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        let base = ["DOCUMENT_INTERCHANGE_ROOT": root.path, "DI_FAULTS": ""]
+        return try TestSupport.run(tool, arguments, stdin: stdin, environment: base.merging(environment) { $1 })
     }
 }
 
 /// What a tool did.
-struct ToolRun {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-    var out: String { String(decoding: stdout, as: UTF8.self) }
-}
+typealias ToolRun = TestSupport.Run
 
 /// Paths of the fixtures and built products.
 enum TestSupportPaths {

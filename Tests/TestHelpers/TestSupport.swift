@@ -56,7 +56,8 @@ public enum TestSupport {
         public var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs a program to completion and captures its output.
+    /// Runs a program to completion and captures its output; the status of a program killed by
+    /// signal N is 128 + N.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
@@ -70,8 +71,13 @@ public enum TestSupport {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        // Standard input is written on its own thread: a child that writes a large output before
+        // it has read all its input would otherwise wait for us while we wait for it.
+        let inputHandle = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            if let stdin { try? inputHandle.write(contentsOf: stdin) }
+            try? inputHandle.close()
+        }
         // Read both pipes concurrently so a large output cannot dead-lock the child.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
@@ -83,7 +89,9 @@ public enum TestSupport {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        // Killed by signal N: 128 + N, as a shell reports it.
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Run(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// A fresh temporary directory.

@@ -30,6 +30,7 @@ import Testing
 
     @Test func theLayoutWorksWhereverItIsCopied() throws {
         let (prefix, home) = try Self.install()
+        defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let fm = FileManager.default
         for tool in Self.tools {
             #expect(fm.isExecutableFile(atPath: prefix.path + "/bin/" + tool), "\(tool)")
@@ -59,6 +60,7 @@ import Testing
 
     @Test func manPagesRenderWithoutWarnings() throws {
         let (prefix, _) = try Self.install()
+        defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         for tool in Self.tools {
             let page = prefix.path + "/share/man/man1/\(tool).1"
             let groff = try TestSupport.run("/usr/bin/groff", ["-man", "-ww", "-z", page])
@@ -70,6 +72,7 @@ import Testing
 
     @Test func completionsComplete() throws {
         let (prefix, _) = try Self.install()
+        defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let share = prefix.path + "/share"
         // bash: the generated function, driven as bash drives it.
         let bash = """
@@ -96,6 +99,7 @@ import Testing
     /// still empty; an app whose first delivery comes afterwards is served without a restart.
     @Test func theSystemdUnitRunsTheReceiverOnAnEmptyRoot() throws {
         let (prefix, home) = try Self.install()
+        defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let unit = prefix.path + "/share/systemd/user/inboxd.service"
         for name in ["inboxd.service", "pasteboardd.service"] {
             let verify = try TestSupport.run("/usr/bin/systemd-analyze", ["verify", prefix.path + "/share/systemd/user/" + name],

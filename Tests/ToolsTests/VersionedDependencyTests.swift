@@ -39,6 +39,8 @@ import Testing
 
     @Test func aConsumerBuildsAgainstATaggedVersion() throws {
         let dir = try TestSupport.temporaryDirectory()
+        // The consumer's build folder holds a copy of every package: about 1 GiB.
+        defer { try? FileManager.default.removeItem(at: dir) }
         let products = try Self.libraryProducts()
         #expect(products.contains("PropertyLists") && products.contains("UniformTypeIdentifiers") && products.count >= 10, "\(products)")
         let library = try Self.taggedCopy(in: dir, tag: "0.5.0")
