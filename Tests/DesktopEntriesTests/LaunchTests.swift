@@ -12,7 +12,7 @@ import Testing
     /// arguments), sorted.
     /// With `count` nil: waits for at least one record and then until no new one came for 0.12 s.
     static func records(_ dir: String, count: Int?) throws -> [[Data]] {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var names: [String] = []
         var lastChange = Date()
         while Date() < deadline {

@@ -50,7 +50,7 @@ final class PrivateBus {
     }
 
     static func waitFor(_ path: String, containing text: String? = nil) -> String {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let content = try? String(contentsOfFile: path, encoding: .utf8), !content.isEmpty, text.map(content.contains) ?? true { return content }
             usleep(20_000)

@@ -91,7 +91,7 @@ struct NotificationCenterTests {
         let center = NotificationCenter(directory: folder)
         let start = Date()
         for _ in 0..<10_000 { try center.post("com.example.busy") }
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 20)
         observer.signal(SIGCONT)
         #expect(observer.waitForLine(startingWith: "posted") != nil)
         Thread.sleep(forTimeInterval: 0.2)

@@ -18,7 +18,7 @@ import Testing
     static func program(_ name: String) -> String { TestSupport.productsDirectory.appendingPathComponent(name).path }
 
     /// Waits for the viewer's launch log to hold a line with `text`.
-    static func viewerLog(_ root: URL, containing text: String, seconds: Double = 20) -> String? {
+    static func viewerLog(_ root: URL, containing text: String, seconds: Double = 60) -> String? {
         let end = Date().addingTimeInterval(seconds)
         let path = root.appendingPathComponent(viewerContainer + "/Library/launch.log").path
         while Date() < end {

@@ -53,7 +53,7 @@ import UniformTypes
         }
     }
 
-    static func waitUntil(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    static func waitUntil(_ seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if try condition() { return true }

@@ -229,7 +229,7 @@ import UniformTypes
 /// `inboxd run`: files waiting at start (11), written and closed (1), renamed in from a temporary
 /// name (16), linked in (17), a slow writer (15), the Inbox deleted and re-created (22), SIGTERM.
 @Suite(.serialized) struct InboxdRunTests {
-    func waitFor(_ path: String, seconds: Double = 10) -> Bool {
+    func waitFor(_ path: String, seconds: Double = 60) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end { if FileManager.default.fileExists(atPath: path) { return true }; usleep(20_000) }
         return false
@@ -326,7 +326,7 @@ import UniformTypes
             while link(staging + "/t\(i)", container.inbox + "/" + FreeName.candidate(["a.txt", "b.pdf", "c"][i % 3], attempt: attempt)) != 0 { attempt += 1 }
             unlink(staging + "/t\(i)")
         }
-        let end = Date().addingTimeInterval(20)
+        let end = Date().addingTimeInterval(60)
         var stored: [String] = []
         while Date() < end {
             stored = try FileManager.default.contentsOfDirectory(atPath: container.documents).filter { $0 != "Inbox" }

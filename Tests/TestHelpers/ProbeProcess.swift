@@ -49,7 +49,7 @@ public final class ProbeProcess: @unchecked Sendable {
     /// Waits until a line starting with `prefix` was printed; the line, or `nil` after `timeout`
     /// seconds.
     @discardableResult
-    public func waitForLine(startingWith prefix: String, timeout: Double = 10) -> String? {
+    public func waitForLine(startingWith prefix: String, timeout: Double = 60) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = output.first(where: { $0.hasPrefix(prefix) }) { return line }
@@ -66,7 +66,7 @@ public final class ProbeProcess: @unchecked Sendable {
 
     /// Stops the process and waits until the kernel says it is stopped: `kill` returns before a
     /// process running on another core has stopped, and it may still handle what comes meanwhile.
-    public func stopAndWait(timeout: Double = 5) -> Bool {
+    public func stopAndWait(timeout: Double = 30) -> Bool {
         signal(SIGSTOP)
         return eventually(timeout) {
             // /proc/PID/stat: "PID (comm) STATE …"; the command may hold spaces and parentheses.
@@ -79,7 +79,7 @@ public final class ProbeProcess: @unchecked Sendable {
     /// Waits for the process to end (at most `timeout` seconds); its status, or `nil` if it is
     /// still running.
     @discardableResult
-    public func waitForExit(timeout: Double = 10) -> Int32? {
+    public func waitForExit(timeout: Double = 60) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         guard !process.isRunning else { return nil }
@@ -100,7 +100,7 @@ public final class ProbeProcess: @unchecked Sendable {
 }
 
 /// Waits until `condition` holds, at most `timeout` seconds; whether it held.
-public func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+public func eventually(_ timeout: Double = 60, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -68,7 +68,7 @@ import URLSchemes
             return ""
         }
         // The mark is taken on the iterator's first look.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !RequestListener.isListening(in: app.container) && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(RequestListener.isListening(in: app.container))
         let warm = try TestSupport.run(TestSupport.openurl, ["--root", root, "listen://x/warm"])

@@ -21,7 +21,7 @@ import Testing
         return script.path
     }
 
-    static func waitFor(_ path: String, seconds: Double = 10) -> Bool {
+    static func waitFor(_ path: String, seconds: Double = 60) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if FileManager.default.fileExists(atPath: path) { return true }

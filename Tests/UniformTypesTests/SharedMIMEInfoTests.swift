@@ -107,7 +107,7 @@ import Testing
         laughs += "]><mime-info><mime-type type=\"a/b\"><comment>&j;</comment></mime-type></mime-info>"
         let start = Date()
         let result = try? MIMEPackageReader.read(Array(laughs.utf8), path: "laughs.xml")
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 20)
         #expect((result?.types.first?.definition.comment?.count ?? 0) < 1_000_000)
         let deep = String(repeating: "<match type=\"byte\" value=\"1\" offset=\"0\">", count: 40) + String(repeating: "</match>", count: 40)
         let p = try Self.package("<mime-type type=\"a/b\"><magic>\(deep)</magic></mime-type>")
