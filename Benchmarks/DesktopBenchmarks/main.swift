@@ -57,12 +57,17 @@ func run(_ argv: [String], _ environment: [String]) -> (wall: Double, cpu: Doubl
     return (t1 - t0, cpu)
 }
 
+/// `NAME=VALUE` strings as Foundation's `Process` takes them.
+func dictionary(_ environment: [String]) -> [String: String] {
+    Dictionary(environment.map { let kv = $0.split(separator: "=", maxSplits: 1); return (String(kv[0]), kv.count > 1 ? String(kv[1]) : "") },
+               uniquingKeysWith: { a, _ in a })
+}
+
 func output(_ argv: [String], _ environment: [String]) -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: argv[0])
     p.arguments = Array(argv.dropFirst())
-    p.environment = Dictionary(environment.map { let kv = $0.split(separator: "=", maxSplits: 1); return (String(kv[0]), kv.count > 1 ? String(kv[1]) : "") },
-                               uniquingKeysWith: { a, _ in a })
+    p.environment = dictionary(environment)
     let pipe = Pipe()
     p.standardOutput = pipe
     p.standardError = FileHandle.nullDevice
@@ -115,6 +120,17 @@ for n in sizes {
                   + String(format: "%.1fx (rounds %.1f-%.1fx; target >= 5x)", Bench.median(t) / Bench.median(o), ratios.min() ?? .nan, ratios.max() ?? .nan))
         }
         measure("warm", before: nil, beforeGIO: nil)
+        // `openin watch` running for the same folders: queries skip the stat per desktop file.
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: openin)
+        watcher.arguments = ["watch"]
+        watcher.environment = dictionary(environment)
+        watcher.standardError = FileHandle.nullDevice
+        try? watcher.run()
+        usleep(300_000)
+        measure("warm, watched", before: nil, beforeGIO: nil)
+        watcher.terminate()
+        watcher.waitUntilExit()
         measure("index cold", before: { Bench.shell("rm -f '\(cache)'/document-interchange/desktop-apps-*.index") }, beforeGIO: nil)
         let evict = "python3 '\(peers)/evict.py' '\(tree)' '\(cache)' /usr/share/mime"
         measure("page cold", before: { Bench.shell(evict) }, beforeGIO: { Bench.shell(evict) })

@@ -12,6 +12,8 @@ package struct InotifyEvents: OptionSet, Sendable, Hashable {
 
     /// A file open for writing was closed.
     package static let closedAfterWriting = InotifyEvents(rawValue: UInt32(IN_CLOSE_WRITE))
+    /// A file was written (each `write`, before it is closed).
+    package static let modified = InotifyEvents(rawValue: UInt32(IN_MODIFY))
     /// A name was moved into the folder.
     package static let movedIn = InotifyEvents(rawValue: UInt32(IN_MOVED_TO))
     /// A name was moved out of the folder.

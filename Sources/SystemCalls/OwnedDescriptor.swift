@@ -113,6 +113,16 @@ package final class OwnedDescriptor: Sendable {
         if let failure { throw failure }
     }
 
+    /// Writes every byte of `bytes` at `offset`, leaving the file offset alone. The
+    /// corresponding C function is `pwrite`.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemCallError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try invoke(.write, path: path) { pwrite(raw, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            done += n
+        }
+    }
+
     // MARK: Status and metadata
 
     /// The file's status. The corresponding C function is `fstat`.

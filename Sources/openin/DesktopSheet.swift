@@ -25,6 +25,19 @@ struct DesktopSheet {
         selection = linux.select(types: documents.map { detector.type(ofFileAt: $0).type }, registry: registry, everyApp: everyApp)
     }
 
+    /// `openin watch`: the index watcher for this process's XDG folders, until it is stopped.
+    static func watch() throws(OpeninCommands.Failure) -> Int32 {
+        let watcher: IndexWatcher
+        do { watcher = try IndexWatcher(report: { Output.error("openin: " + $0) }) } catch where error.errno == .addressInUse {
+            throw OpeninCommands.Failure(message: "a watcher for these desktop folders is already running")
+        } catch {
+            throw OpeninCommands.Failure(message: "cannot watch the desktop folders: \(error)")
+        }
+        Output.error("openin: watching \(watcher.folderCount) folders of desktop applications and associations")
+        do { try watcher.run() } catch { throw OpeninCommands.Failure(message: "watching stopped: \(error)") }
+        return 0
+    }
+
     /// The desktop defaults under the user's own (`openin default set`), which win for the same type.
     func defaults(merging own: [String: String]) -> [String: String] {
         selection.defaults.merging(own) { _, own in own }

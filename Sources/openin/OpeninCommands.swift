@@ -24,6 +24,7 @@ struct OpeninCommands {
     }
 
     func run() throws(Failure) -> Int32 {
+        if command.verb == "watch" { return try DesktopSheet.watch() }
         if command.verb == "default" { return try DefaultsCommand(root: root, registry: try registry(), json: command.flag("--json")).run(command.operands) }
         let documents = command.operands
         guard !documents.isEmpty else { throw Failure(message: "name at least one document (see openin --help)") }

@@ -15,6 +15,10 @@ let openinSpec = ToolSpec(
                  summary: "the user's default app for a type (and its subtypes)",
                  discussion: ["set checks that TYPE is a known type identifier (an extension or MIME type is answered with the type it stands for) and that the app can open it."],
                  operandCount: 1...3),
+        VerbSpec("watch", operands: "",
+                 summary: "keep watching this session's desktop applications and associations, so that queries need not look at every .desktop file (runs until stopped; the user unit openin-watch.service runs it)",
+                 discussion: ["A query asks the watcher whether anything changed since its index was last checked; without a watcher it looks at every file itself, with the same answers. One watcher per user and set of XDG folders: a second one exits with status 2. docs/desktop-apps.md."],
+                 operandCount: 0...0),
     ],
     options: [
         OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist"),
@@ -43,6 +47,7 @@ let openinSpec = ToolSpec(
         ("openin default list", "every default the user set"),
         ("openin --list --explain report.pdf", "the installed Linux apps for a PDF, where each came from and why"),
         ("openin --gio --list report.pdf", "the same in GIO's order, with GIO's default first"),
+        ("openin watch &", "queries trust the desktop-app index while nothing changes"),
     ],
     exitStatus: [(0, "delivered or listed"), (1, "nothing can take the documents, or the sheet was cancelled"), (2, "usage errors and failures")],
     seeAlso: ["uti(1)", "inboxd(1)", "docs/handlers.md"])

@@ -101,7 +101,11 @@ import Testing
         let (prefix, home) = try Self.install()
         defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let unit = prefix.path + "/share/systemd/user/inboxd.service"
-        for name in ["inboxd.service", "pasteboardd.service"] {
+        // Every unit the project ships (Support/systemd), so a new one cannot go unchecked.
+        let units = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot.path + "/Support/systemd")
+            .filter { $0.hasSuffix(".service.in") }.map { String($0.dropLast(3)) }.sorted()
+        #expect(units == ["inboxd.service", "openin-watch.service", "pasteboardd.service"])
+        for name in units {
             let verify = try TestSupport.run("/usr/bin/systemd-analyze", ["verify", prefix.path + "/share/systemd/user/" + name],
                                              environment: ["MANPATH": prefix.path + "/share/man:"])
             #expect(verify.status == 0, "\(name): \(verify.stderr)")
@@ -132,7 +136,7 @@ import Testing
                                                                           samples.path + "/Documents/notes.txt"], environment: env)
         #expect(deliver.status == 0, "\(deliver.stderr)")
         let stored = root + "/Containers/com.example.notes/Documents/notes.txt"
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: stored) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(FileManager.default.fileExists(atPath: stored), "the new app's delivery was not moved")
         #expect(job.isRunning)

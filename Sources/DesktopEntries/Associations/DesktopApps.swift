@@ -16,6 +16,9 @@ public struct DesktopApps: Sendable {
     public enum IndexOrigin: Sendable, Hashable {
         /// Mapped from the cache: it was fresh.
         case cached(String)
+        /// Mapped from the cache without looking at its sources: the running watcher
+        /// (``IndexWatcher``) vouched that none changed since they were last found unchanged.
+        case vouched(String)
         /// Rebuilt (it was missing, damaged, built for other locations or stale) and written to the cache.
         case rebuilt(String)
         /// Built in memory: the cache folder could not be written.
@@ -39,9 +42,15 @@ public struct DesktopApps: Sendable {
 
     /// The index file for `locations` in `cacheDirectory` (one per set of locations).
     public static func indexPath(for locations: DesktopLocations, in cacheDirectory: String) -> String {
+        cacheDirectory + "/desktop-apps-" + locationsHash(locations) + ".index"
+    }
+
+    /// A short name for a set of locations (FNV-1a of ``DesktopLocations/key``, in hexadecimal):
+    /// the index file's and the watcher's.
+    static func locationsHash(_ locations: DesktopLocations) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in locations.key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return cacheDirectory + "/desktop-apps-" + String(hash, radix: 16) + ".index"
+        return String(hash, radix: 16)
     }
 
     /// Loads the applications of `locations`: maps the cached index when it is fresh, else
@@ -54,12 +63,22 @@ public struct DesktopApps: Sendable {
         self.findProgram = findProgram ?? { Environment.findExecutable($0) }
         if let cacheDirectory {
             let path = Self.indexPath(for: locations, in: cacheDirectory)
-            if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations), cached.isFresh {
-                index = cached
-                origin = .cached(path)
-                return
+            // Asked first: whatever changes after the answer changes the token again.
+            let token = IndexWatch.token(for: locations)
+            if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations) {
+                if let token, cached.watchToken == token {
+                    index = cached
+                    origin = .vouched(path)
+                    return
+                }
+                if cached.isFresh {
+                    if let token { cached.recordWatchToken(token) }
+                    index = cached
+                    origin = .cached(path)
+                    return
+                }
             }
-            var builder = IndexBuilder(locations: locations)
+            var builder = IndexBuilder(locations: locations, watchToken: token ?? 0)
             let bytes = builder.build()
             if (try? FileSystem.makeDirectories(cacheDirectory)) != nil, (try? AtomicFile.write(bytes, to: path)) != nil,
                let written = DesktopAppIndex(path: path) {

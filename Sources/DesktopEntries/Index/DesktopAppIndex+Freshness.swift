@@ -8,6 +8,25 @@ extension DesktopAppIndex {
         compare(at: IndexLayout.HeaderWord.environment0.rawValue, locations.key) == 0
     }
 
+    /// The watcher's token recorded when the sources were last found unchanged (0: none); while
+    /// it equals the running watcher's, nothing has changed since (``IndexWatch``).
+    var watchToken: UInt64 {
+        let at = IndexLayout.HeaderWord.watchToken0.rawValue * 4
+        guard at + 8 <= count else { return 0 }
+        return UInt64(littleEndian: UnsafeRawPointer(bitPattern: base)!.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+    }
+
+    /// Records `token` in the cached file, in place: one aligned eight-byte write, so a query
+    /// reading the mapped header at the same time sees the old token or the new one (either
+    /// was current when it was written, after the sources were found unchanged).
+    func recordWatchToken(_ token: UInt64) {
+        guard let file, let descriptor = try? OwnedDescriptor.open(file, .writeOnly) else { return }
+        var value = token.littleEndian
+        withUnsafeBytes(of: &value) { bytes in
+            try? descriptor.write(bytes, at: Int64(IndexLayout.HeaderWord.watchToken0.rawValue * 4))
+        }
+    }
+
     /// Whether every file and folder the index was built from is unchanged, and every one it
     /// looked for is still missing.
     public var isFresh: Bool { sourcesAreFresh(0..<header(.sourceCount)) }

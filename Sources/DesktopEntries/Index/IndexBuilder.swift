@@ -36,7 +36,35 @@ struct IndexBuilder {
         var line: Int
     }
 
-    init(locations: DesktopLocations) { self.locations = locations }
+    /// The watcher's token to record (``IndexWatch``): asked for before anything was read.
+    let watchToken: UInt64
+    /// Off for ``collectSources()``: folders are walked and files looked at, nothing is parsed.
+    private var parsesEntries = true
+
+    init(locations: DesktopLocations, watchToken: UInt64 = 0) {
+        self.locations = locations
+        self.watchToken = watchToken
+    }
+
+    /// Every file and folder an index of the locations is built from (the folders walked as
+    /// ``build()`` walks them, then the MIME database files and the association files), each
+    /// with its status, without parsing any: what ``IndexWatcher`` watches. `IndexTests` checks
+    /// that the list is the one ``build()`` records.
+    mutating func collectSources() -> [Source] {
+        parsesEntries = false
+        var apps: [App] = []
+        for (f, folder) in locations.folders.enumerated() where !folder.isConfiguration {
+            scan(folder.path, prefix: "", folder: f, into: &apps)
+        }
+        for file in MIMEHierarchy.files(in: locations.mimeFolders) { _ = addSource(file) }
+        for folder in locations.folders {
+            for (path, _) in locations.associationFiles(in: folder) { _ = addSource(path) }
+        }
+        return sources
+    }
+
+    /// The sources recorded by the last ``build()`` (tests).
+    var recordedSources: [Source] { sources }
 
     /// Everything read and compiled.
     mutating func build() -> [UInt8] {
@@ -77,6 +105,7 @@ struct IndexBuilder {
                 // in name order is kept.
                 if !seen.insert(FolderID(folder: folder, id: id)).inserted { continue }
                 let fileSource = addSource(path)
+                guard parsesEntries else { continue }
                 do {
                     let file = try KeyFile(contentsOf: path)
                     apps.append(App(folder: folder, source: fileSource, id: id, path: path,
@@ -193,6 +222,8 @@ struct IndexBuilder {
         let environment = string(locations.key)
         set(.environment0, Int(environment.0))
         set(.environment1, Int(environment.1))
+        set(.watchToken0, Int(watchToken & 0xFFFF_FFFF))
+        set(.watchToken1, Int(watchToken >> 32))
 
         set(.sourceCount, sources.count)
         set(.sourceOffset, words.count)

@@ -3,7 +3,8 @@
 /// file's bounds when read, so a damaged file is rebuilt, never trusted.
 ///
 /// ```
-/// header   HeaderWord.count words (magic, version, counts and word offsets of each table)
+/// header   HeaderWord.count words (magic, version, counts and word offsets of each table, the
+///          watcher's token: ``IndexWatch``)
 /// sources  [path, kind, inode lo/hi, mtime s lo/hi, mtime ns, size lo/hi]   every file and folder read
 /// folders  [path, isConfiguration, origin]                                  DesktopLocations order
 /// apps     AppWord.count words each, sorted by desktop-file ID then folder
@@ -14,7 +15,7 @@
 /// ```
 enum IndexLayout {
     static let magic: (UInt32, UInt32) = (0x41_49_44_44, 0x31_53_50_50) // "DDIAPPS1"
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum HeaderWord: Int, CaseIterable {
@@ -22,6 +23,12 @@ enum IndexLayout {
         case sourceCount, sourceOffset, folderCount, folderOffset, appCount, appOffset
         case tweakCount, tweakOffset, aliasCount, aliasOffset, parentCount, parentOffset
         case poolOffset, poolLength
+        /// Keeps ``watchToken0`` at a multiple of eight bytes: the token is written in place by
+        /// one aligned eight-byte write, which a concurrent reader never sees half done.
+        case reserved
+        /// The watcher's token (low and high word) when the sources were last found unchanged;
+        /// 0: none.
+        case watchToken0, watchToken1
     }
 
     static let sourceWords = 10

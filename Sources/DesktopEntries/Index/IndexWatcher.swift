@@ -1,0 +1,138 @@
+import SystemCalls
+
+/// The resident side of ``IndexWatch``: watches, with inotify, every folder the desktop-app
+/// index of some locations is built from (``WatchSet``), and answers queries with a token that
+/// changes whenever a change that matters is reported. `openin watch` runs one (the user unit
+/// `openin-watch.service`); without it queries check their files themselves, with the same
+/// answers.
+///
+/// The watch set is derived from the sources an index would record now and derived again after
+/// every change that matters, until two derivations agree: a folder created while the set was
+/// being set up is either listed with its watch in place or reported by its parent's watch,
+/// so no folder a later index reads can be left unwatched. A lost event (the kernel's queue
+/// overflowed) or a watched folder removed counts as a change.
+public final class IndexWatcher {
+    /// The locations watched.
+    public let locations: DesktopLocations
+    private let inotify: Inotify
+    private let socket: DatagramSocket
+    private var token: UInt64
+    private var set = WatchSet(sources: [])
+    /// The paths each watch was asked for (a link and its target share one watch).
+    private var foldersOfWatch: [Int32: [String]] = [:]
+    private var watchOfFolder: [String: Int32] = [:]
+    /// Whether every folder of the set is watched. When one could not be (the user's inotify
+    /// watches are used up), the watcher answers "unknown" (token 0) until a later derivation
+    /// watches them all, and queries check their files themselves.
+    private(set) var isComplete = true
+
+    /// What each watch reports: everything that changes a name's status or a file's bytes, and
+    /// the folder itself going away.
+    static let events: InotifyEvents = [.created, .deleted, .movedIn, .movedOut, .modified, .closedAfterWriting,
+                                        .attributesChanged, .selfDeleted, .selfMoved]
+
+    /// Told when folders cannot be watched, and when they all are again.
+    private let report: (String) -> Void
+
+    /// Binds the watcher's name for `locations` and sets up its watches; `report` is told when
+    /// some folders cannot be watched, and when all are again.
+    /// - Throws: `EADDRINUSE` (``SystemCallError``) when a watcher for the same locations and
+    ///   user already runs; other failures of inotify or the socket.
+    public init(locations: DesktopLocations = .current(), report: @escaping (String) -> Void = { _ in }) throws(SystemCallError) {
+        self.locations = locations
+        self.report = report
+        inotify = try Inotify()
+        socket = try DatagramSocket(name: IndexWatch.socketName(for: locations))
+        var generator = SystemRandomNumberGenerator()
+        token = generator.next() | 1
+        rewatch()
+    }
+
+    /// The number of folders watched.
+    public var folderCount: Int { watchOfFolder.count }
+
+    /// Answers queries and follows changes; returns only when waiting fails.
+    public func run() throws(SystemCallError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: nil)
+            if ready[0] { try follow() }
+            guard ready[1] else { continue }
+            var askers: [[UInt8]] = []
+            while let received = try socket.receive(into: buffer) {
+                guard received.senderUser == ProcessSignals.userID, received.count > 0, received.count < buffer.count else { continue }
+                askers.append(Array(UnsafeRawBufferPointer(rebasing: buffer[..<received.count])))
+            }
+            // Every change finished before a question was sent is queued by now.
+            try follow()
+            var reply = (isComplete ? token : 0).littleEndian
+            for asker in askers {
+                withUnsafeBytes(of: &reply) { bytes in _ = try? socket.send(bytes, to: asker) }
+            }
+        }
+    }
+
+    /// Reads the queued events; a change that matters advances the token and derives the watch
+    /// set again.
+    func follow() throws(SystemCallError) {
+        var changed = false
+        while true {
+            let events = try inotify.pendingEvents()
+            if events.isEmpty { break }
+            for event in events where !changed {
+                if event.events.contains(.overflow) || event.events.contains(.ignored)
+                    || event.events.contains(.selfDeleted) || event.events.contains(.selfMoved) {
+                    changed = true
+                } else if let folders = foldersOfWatch[event.watch] {
+                    let name = String(decoding: event.name, as: UTF8.self)
+                    changed = folders.contains { set.matters(name, in: $0) }
+                }
+            }
+        }
+        if changed {
+            token &+= 1
+            if token == 0 { token = 1 }
+            rewatch()
+        } else if !isComplete {
+            rewatch()
+        }
+    }
+
+    /// Derives the watch set until two derivations agree, watching each folder before the next
+    /// derivation lists it; drops watches no longer needed.
+    private func rewatch() {
+        var previous: WatchSet?
+        var failed: Set<String> = []
+        for _ in 0..<8 {
+            var builder = IndexBuilder(locations: locations)
+            let next = WatchSet(sources: builder.collectSources())
+            failed = []
+            for folder in next.folders.keys where watchOfFolder[folder] == nil {
+                do {
+                    let watch = try inotify.watch(folder, for: Self.events)
+                    foldersOfWatch[watch, default: []].append(folder)
+                    watchOfFolder[folder] = watch
+                } catch {
+                    failed.insert(folder)
+                }
+            }
+            set = next
+            if next == previous { break }
+            previous = next
+        }
+        for (folder, watch) in watchOfFolder where set.folders[folder] == nil {
+            watchOfFolder[folder] = nil
+            foldersOfWatch[watch]?.removeAll { $0 == folder }
+            if foldersOfWatch[watch]?.isEmpty ?? true {
+                foldersOfWatch[watch] = nil
+                inotify.remove(watch)
+            }
+        }
+        if failed.isEmpty != isComplete {
+            isComplete = failed.isEmpty
+            report(isComplete ? "every folder is watched again"
+                : "cannot watch \(failed.sorted().joined(separator: ", ")); queries check their files themselves until it can")
+        }
+    }
+}
