@@ -2,6 +2,7 @@
 // than one request) and XFixes (told when another program takes the clipboard or its owner goes).
 #include "common.h"
 #include <poll.h>
+#include <time.h>
 #include <xcb/xcb.h>
 #include <xcb/xfixes.h>
 
@@ -333,11 +334,42 @@ static const dc_backend x11_backend = {
     x11_close, x11_fd, x11_flush, x11_dispatch, x11_publish, x11_release, x11_owns, x11_foreign_types, x11_fetch,
 };
 
-dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size) {
-    xcb_connection_t *conn = xcb_connect(display, NULL);
-    if (xcb_connection_has_error(conn)) {
-        snprintf(error, error_size, "cannot connect to the X display %s", display ? display : getenv("DISPLAY") ? getenv("DISPLAY") : "(DISPLAY not set)");
+/// What `xcb_connection_has_error` reports, in words.
+static const char *connection_error(int code) {
+    switch (code) {
+    case XCB_CONN_ERROR: return "no server answered, or it closed the connection";
+    case XCB_CONN_CLOSED_EXT_NOTSUPPORTED: return "an extension is missing";
+    case XCB_CONN_CLOSED_MEM_INSUFFICIENT: return "out of memory";
+    case XCB_CONN_CLOSED_REQ_LEN_EXCEED: return "a request was too long";
+    case XCB_CONN_CLOSED_PARSE_ERR: return "the display name cannot be parsed";
+    case XCB_CONN_CLOSED_INVALID_SCREEN: return "the display has no such screen";
+    default: return "the server refused the connection";
+    }
+}
+
+/// Connects to `display`. An X server resets when its last client leaves (unless started with
+/// -noreset) and drops connections that arrive meanwhile (ECONNRESET, which xcb reports as
+/// XCB_CONN_ERROR): 2-9% of connections made while another client kept connecting failed so on
+/// Xvfb. Such a failure is retried every 50 ms for up to 2 s; other failures are final.
+static xcb_connection_t *connect_retrying(const char *display, int *code) {
+    for (int attempt = 0;; attempt++) {
+        xcb_connection_t *conn = xcb_connect(display, NULL);
+        *code = xcb_connection_has_error(conn);
+        if (*code == 0) return conn;
         xcb_disconnect(conn);
+        if (*code != XCB_CONN_ERROR || attempt == 40) return NULL;
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size) {
+    int code = 0;
+    xcb_connection_t *conn = connect_retrying(display, &code);
+    if (!conn) {
+        snprintf(error, error_size, "cannot connect to the X display %s: %s%s",
+                 display ? display : getenv("DISPLAY") ? getenv("DISPLAY") : "(DISPLAY not set)", connection_error(code),
+                 code == XCB_CONN_ERROR ? " (tried for 2 s)" : "");
         return NULL;
     }
     const xcb_query_extension_reply_t *fixes = xcb_get_extension_data(conn, &xcb_xfixes_id);
