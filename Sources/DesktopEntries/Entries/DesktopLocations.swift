@@ -76,8 +76,14 @@ public struct DesktopLocations: Sendable, Hashable {
     }
 
     /// A string that changes whenever anything the index depends on in the environment does.
-    public var key: String {
-        (folders.map { ($0.isConfiguration ? "c:" : "d:") + $0.path } + ["desktops:" + currentDesktops.joined(separator: ":"),
-         "locales:" + locales.joined(separator: ":")] + mimeFolders.map { "m:" + $0 }).joined(separator: "\n")
+    public var key: String { sourcesKey + "\nlocales:" + locales.joined(separator: ":") }
+
+    /// A string that changes whenever the files the index is read from can change: the folders
+    /// and the current desktops (which name `DESKTOP-mimeapps.list`), not the locales (they change
+    /// what is read from the files, not which). The watcher's name comes from it, so one watcher
+    /// serves shells with different `LANG`.
+    public var sourcesKey: String {
+        (folders.map { ($0.isConfiguration ? "c:" : "d:") + $0.path } + ["desktops:" + currentDesktops.joined(separator: ":")]
+         + mimeFolders.map { "m:" + $0 }).joined(separator: "\n")
     }
 }

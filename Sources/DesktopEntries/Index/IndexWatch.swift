@@ -20,9 +20,11 @@ enum IndexWatch {
     /// is stopped or busy must not hold queries up).
     static let timeout = 0.05
 
-    /// The socket name of the watcher for `locations` and this user.
+    /// The socket name of the watcher for `locations` and this user: from the folders and
+    /// desktops only (``DesktopLocations/sourcesKey``), since the locales do not change which
+    /// files are watched.
     static func socketName(for locations: DesktopLocations) -> [UInt8] {
-        Array("document-interchange/desktop-index/\(ProcessSignals.userID)/\(DesktopApps.locationsHash(locations))".utf8)
+        Array("document-interchange/desktop-index/\(ProcessSignals.userID)/\(DesktopApps.locationsHash(locations, key: \.sourcesKey))".utf8)
     }
 
     /// The running watcher's token for `locations`, or `nil` when none answers.
