@@ -2,6 +2,7 @@
 // than one request) and XFixes (told when another program takes the clipboard or its owner goes).
 #include "common.h"
 #include <poll.h>
+#include <signal.h>
 #include <time.h>
 #include <xcb/xcb.h>
 #include <xcb/xfixes.h>
@@ -355,7 +356,13 @@ static xcb_connection_t *connect_retrying(const char *display, int *code) {
     for (int attempt = 0;; attempt++) {
         xcb_connection_t *conn = xcb_connect(display, NULL);
         *code = xcb_connection_has_error(conn);
-        if (*code == 0) return conn;
+        // A connection accepted as the reset began is closed right after: the first round trip
+        // (the XFixes query, which every use needs) tells.
+        if (*code == 0) {
+            xcb_get_extension_data(conn, &xcb_xfixes_id);
+            *code = xcb_connection_has_error(conn);
+            if (*code == 0) return conn;
+        }
         xcb_disconnect(conn);
         if (*code != XCB_CONN_ERROR || attempt == 40) return NULL;
         struct timespec pause = {0, 50 * 1000 * 1000};
@@ -364,6 +371,9 @@ static xcb_connection_t *connect_retrying(const char *display, int *code) {
 }
 
 dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size) {
+    // libxcb writes with writev: a server that closes our connection (a reset that began as we
+    // connected, a crash, xkill) must not kill us with SIGPIPE before we can say so.
+    signal(SIGPIPE, SIG_IGN);
     int code = 0;
     xcb_connection_t *conn = connect_retrying(display, &code);
     if (!conn) {

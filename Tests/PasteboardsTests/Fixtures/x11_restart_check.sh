@@ -23,7 +23,7 @@ for round in $(seq $rounds); do
   $bin/pasteboardd run --backend x11 --log-level info 2>$T/bridge.log >/dev/null < /dev/null & P=$!
   # Up to 30 s: on a loaded machine a start alone can take seconds.
   for i in $(seq 3000); do grep -q "msg=started" $T/bridge.log && break; kill -0 $P 2>/dev/null || break; sleep 0.01; done
-  if grep -q "msg=started" $T/bridge.log; then started=$((started+1)); else echo "round $round: $(cat $T/bridge.log)"; fi
+  if grep -q "msg=started" $T/bridge.log; then started=$((started+1)); else wait $P; echo "round $round: exit $?: $(cat $T/bridge.log)"; fi
   # Its disconnection makes the server reset; the next start comes right away.
   kill -9 $P 2>/dev/null; wait $P 2>/dev/null
 done
