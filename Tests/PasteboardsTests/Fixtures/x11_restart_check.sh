@@ -21,9 +21,14 @@ trap 'kill -9 $CHURN $SERVER 2>/dev/null; wait 2>/dev/null; rm -rf $T' EXIT
 started=0
 for round in $(seq $rounds); do
   $bin/pasteboardd run --backend x11 --log-level info 2>$T/bridge.log >/dev/null < /dev/null & P=$!
-  # Up to 30 s: on a loaded machine a start alone can take seconds.
-  for i in $(seq 3000); do grep -q "msg=started" $T/bridge.log && break; kill -0 $P 2>/dev/null || break; sleep 0.01; done
-  if grep -q "msg=started" $T/bridge.log; then started=$((started+1)); else wait $P; echo "round $round: exit $?: $(cat $T/bridge.log)"; fi
+  # Up to 60 s (timed, not counted in loop turns): on a loaded machine a start alone can take seconds.
+  deadline=$((SECONDS + 60))
+  while [ $SECONDS -lt $deadline ]; do grep -q "msg=started" $T/bridge.log && break; kill -0 $P 2>/dev/null || break; sleep 0.01; done
+  if grep -q "msg=started" $T/bridge.log; then started=$((started+1))
+  else
+    kill -0 $P 2>/dev/null && { kill -9 $P; echo "round $round: no start within 60 s: $(cat $T/bridge.log)"; continue; }
+    wait $P; echo "round $round: exit $?: $(cat $T/bridge.log)"
+  fi
   # Its disconnection makes the server reset; the next start comes right away.
   kill -9 $P 2>/dev/null; wait $P 2>/dev/null
 done
