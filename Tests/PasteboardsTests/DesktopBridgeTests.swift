@@ -20,16 +20,6 @@ import Testing
     @Test(.enabled(if: installed(["Xvfb", "xclip"]), "Xvfb and xclip are not installed (scripts/install-dependencies)"))
     func x11ClipboardAndGeneralPasteboardStayInSync() throws { try Self.check("x11") }
 
-    /// An X server resets when its last client leaves and drops the connections that arrive
-    /// meanwhile: pasteboardd started right after the previous one stopped must connect anyway.
-    @Test(.enabled(if: installed(["Xvfb", "xclip"]), "Xvfb and xclip are not installed (scripts/install-dependencies)"))
-    func startsWhileTheXServerResets() throws {
-        let script = TestSupportPaths.fixture("x11_restart_check.sh")
-        let run = try Fixture.run("/bin/bash", [script, TestSupportPaths.products, "40"], root: try Fixture.root())
-        #expect(run.status == 0, "\(run.out)\(run.stderr)")
-        #expect(run.out.contains("40 of 40 started"), "\(run.out)")
-    }
-
     @Test(.enabled(if: installed(["sway", "wl-copy", "wl-paste"]), "sway and wl-clipboard are not installed (scripts/install-dependencies)"))
     func waylandClipboardAndGeneralPasteboardStayInSync() throws { try Self.check("wayland") }
 }
