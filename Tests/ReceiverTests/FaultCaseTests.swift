@@ -24,7 +24,7 @@ import UniformTypes
         }
 
         func deliver(_ name: String, _ body: Data) throws {
-            try body.write(to: URL(fileURLWithPath: inbox + "/" + name))
+            try TestSupport.writeFile(body, to: URL(fileURLWithPath: inbox + "/" + name))
         }
 
         func manifest() throws -> Manifest { try Manifest(path: container.library + "/Manifest.sqlite") }
@@ -90,7 +90,7 @@ import UniformTypes
             for (folder, side) in [(a.inbox, "a"), (b.inbox, "b")] {
                 let body = Data("\(side) \(i)".utf8)
                 bodies.insert(body)
-                try body.write(to: URL(fileURLWithPath: folder + "/report-\(i % 10)x\(i / 10).pdf"))
+                try TestSupport.writeFile(body, to: URL(fileURLWithPath: folder + "/report-\(i % 10)x\(i / 10).pdf"))
             }
         }
         let containers = [a.container, b], destination = a.documents
@@ -158,7 +158,7 @@ import UniformTypes
     /// Recovery must not take that new file for the original (it looks only at the claim name).
     @Test func case09ARecoveredCopyLeavesANewDeliveryWithTheOldInodeAlone() throws {
         let d = try Device()
-        try Data("the copy".utf8).write(to: URL(fileURLWithPath: d.documents + "/a.txt"))
+        try TestSupport.writeFile(Data("the copy".utf8), to: URL(fileURLWithPath: d.documents + "/a.txt"))
         try d.deliver("a.txt", Data("a new delivery".utf8))
         var info = stat()
         stat(d.inbox + "/a.txt", &info)
@@ -293,7 +293,7 @@ import UniformTypes
     @Test func case21AFileSwappedForASymlinkDuringTheMove() throws {
         let d = try Device()
         let secret = d.root.appendingPathComponent("secret.txt").path
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: secret))
+        try TestSupport.writeFile(Data("secret".utf8), to: URL(fileURLWithPath: secret))
         let staging = d.root.appendingPathComponent("staging").path
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         let mover = InboxMover(container: d.container, manifest: try d.manifest())
@@ -301,7 +301,7 @@ import UniformTypes
         let flag = Flag()
         let swapper = Thread {
             for i in 0..<1_500 {
-                try? Data("regular \(i)".utf8).write(to: URL(fileURLWithPath: staging + "/f"))
+                try? TestSupport.writeFile(Data("regular \(i)".utf8), to: URL(fileURLWithPath: staging + "/f"))
                 rename(staging + "/f", d.inbox + "/x.txt")
                 symlink(secret, staging + "/l")
                 rename(staging + "/l", d.inbox + "/x.txt")
@@ -355,7 +355,7 @@ import UniformTypes
         try #require(inboxInfo.st_dev != workInfo.st_dev, "/dev/shm is on the same file system as the temporary folder")
         try d.deliver("photo.png", Data(repeating: 7, count: 2_000_000))
         try d.deliver("a.txt", Data("a".utf8))
-        try Data("already here".utf8).write(to: work.appendingPathComponent("a.txt"))
+        try TestSupport.writeFile(Data("already here".utf8), to: work.appendingPathComponent("a.txt"))
         utime(d.inbox + "/photo.png", nil)
         var before = stat()
         stat(d.inbox + "/photo.png", &before)

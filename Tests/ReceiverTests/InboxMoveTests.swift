@@ -14,7 +14,7 @@ import UniformTypes
         let container: AppContainer
         var inbox: URL { URL(fileURLWithPath: container.inbox) }
         var documents: URL { URL(fileURLWithPath: container.documents) }
-        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: inbox.appendingPathComponent(name)) }
+        func write(_ name: String, _ text: String) throws { try TestSupport.writeFile(Data(text.utf8), to: inbox.appendingPathComponent(name)) }
         func documentNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: documents.path).filter { $0 != "Inbox" }.sorted() }
         func inboxNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: inbox.path).sorted() }
     }
@@ -39,7 +39,7 @@ import UniformTypes
 
     @Test func case02CollisionsAndCase04TheSameNameTwice() throws {
         let b = try box()
-        try Data("existing".utf8).write(to: b.documents.appendingPathComponent("report.pdf"))
+        try TestSupport.writeFile(Data("existing".utf8), to: b.documents.appendingPathComponent("report.pdf"))
         for body in ["first", "second"] {
             try b.write("report.pdf", body)
             _ = try InboxMover(container: b.container).moveAll()
@@ -52,7 +52,7 @@ import UniformTypes
     @Test func case03ASuffixOnA255ByteNameStillFits() throws {
         let b = try box()
         let name = String(repeating: "n", count: 251) + ".pdf"
-        try Data("old".utf8).write(to: b.documents.appendingPathComponent(name))
+        try TestSupport.writeFile(Data("old".utf8), to: b.documents.appendingPathComponent(name))
         try b.write(name, "new")
         let results = try InboxMover(container: b.container).moveAll()
         guard case .moved(let stored) = results.first?.outcome else { Issue.record("not moved: \(results)"); return }
@@ -75,7 +75,7 @@ import UniformTypes
     @Test func case18Symlinks19HardLinks20SpecialFilesAnd29FoldersAreRefused() throws {
         let b = try box()
         let outside = b.root.appendingPathComponent("secret.txt")
-        try Data("secret".utf8).write(to: outside)
+        try TestSupport.writeFile(Data("secret".utf8), to: outside)
         try FileManager.default.createSymbolicLink(atPath: b.inbox.appendingPathComponent("link.pdf").path, withDestinationPath: outside.path)
         try FileManager.default.createSymbolicLink(atPath: b.inbox.appendingPathComponent("docs.pdf").path, withDestinationPath: b.documents.path)
         #expect(link(outside.path, b.inbox.appendingPathComponent("hard.pdf").path) == 0)
@@ -195,7 +195,7 @@ import UniformTypes
         var sums: [String: Data] = [:]
         for i in 0..<3 {
             let body = Data("document \(i) \(step)".utf8)
-            try body.write(to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt"))
+            try TestSupport.writeFile(body, to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt"))
             sums["doc\(i).txt"] = body
         }
         // The injection env var is read by inboxd itself.
@@ -239,7 +239,7 @@ import UniformTypes
         let root = try TestSupport.temporaryDirectory()
         let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
         try container.create()
-        try Data("waiting".utf8).write(to: URL(fileURLWithPath: container.inbox + "/waiting.txt"))
+        try TestSupport.writeFile(Data("waiting".utf8), to: URL(fileURLWithPath: container.inbox + "/waiting.txt"))
         let job = Process()
         job.executableURL = URL(fileURLWithPath: TestSupport.inboxd)
         job.arguments = ["run", "--root", root.path, "--app", "com.example.app", "--rescan", "0.5"]
@@ -247,13 +247,13 @@ import UniformTypes
         try job.run()
         defer { if job.isRunning { kill(job.processIdentifier, SIGKILL) } }
         #expect(waitFor(container.documents + "/waiting.txt"))
-        try Data("closed".utf8).write(to: URL(fileURLWithPath: container.inbox + "/closed.txt"))
+        try TestSupport.writeFile(Data("closed".utf8), to: URL(fileURLWithPath: container.inbox + "/closed.txt"))
         #expect(waitFor(container.documents + "/closed.txt"))
         let temporary = root.appendingPathComponent("elsewhere.tmp").path
-        try Data("renamed".utf8).write(to: URL(fileURLWithPath: container.inbox + "/.partial"))
+        try TestSupport.writeFile(Data("renamed".utf8), to: URL(fileURLWithPath: container.inbox + "/.partial"))
         #expect(rename(container.inbox + "/.partial", container.inbox + "/renamed.txt") == 0)
         #expect(waitFor(container.documents + "/renamed.txt"))
-        try Data("linked".utf8).write(to: URL(fileURLWithPath: temporary))
+        try TestSupport.writeFile(Data("linked".utf8), to: URL(fileURLWithPath: temporary))
         #expect(link(temporary, container.inbox + "/linked.txt") == 0)
         #expect(unlink(temporary) == 0)   // now one link: acceptable at the next pass
         #expect(waitFor(container.documents + "/linked.txt"))
@@ -270,7 +270,7 @@ import UniformTypes
         try FileManager.default.removeItem(atPath: container.inbox)
         usleep(300_000)
         try FileManager.default.createDirectory(atPath: container.inbox, withIntermediateDirectories: true)
-        try Data("after".utf8).write(to: URL(fileURLWithPath: container.inbox + "/after.txt"))
+        try TestSupport.writeFile(Data("after".utf8), to: URL(fileURLWithPath: container.inbox + "/after.txt"))
         #expect(waitFor(container.documents + "/after.txt"))
         kill(job.processIdentifier, SIGTERM)
         job.waitUntilExit()
@@ -321,7 +321,7 @@ import UniformTypes
         for i in 0..<300 {
             let body = "file \(i) " + String(repeating: "\(i)", count: i % 50)
             bodies.insert(body)
-            try Data(body.utf8).write(to: URL(fileURLWithPath: staging + "/t\(i)"))
+            try TestSupport.writeFile(Data(body.utf8), to: URL(fileURLWithPath: staging + "/t\(i)"))
             var attempt = 0
             while link(staging + "/t\(i)", container.inbox + "/" + FreeName.candidate(["a.txt", "b.pdf", "c"][i % 3], attempt: attempt)) != 0 { attempt += 1 }
             unlink(staging + "/t\(i)")
@@ -356,7 +356,7 @@ import UniformTypes
                                                          "--annotation", "{reason = review;}", notes]).status == 0)
         #expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", "--from", "org.elsewhere.app", copy]).status == 0)
         let inbox = root.appendingPathComponent("Containers/com.example.notes/Documents/Inbox").path
-        try Data("no request".utf8).write(to: URL(fileURLWithPath: inbox + "/dropped.txt"))
+        try TestSupport.writeFile(Data("no request".utf8), to: URL(fileURLWithPath: inbox + "/dropped.txt"))
         let run = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.notes", "--allow-sender", "com.example."])
         #expect(run.out.contains("notes.txt -> Documents/notes.txt"), "\(run.out)")
         #expect(run.out.contains("other.txt quarantined as Library/Quarantine/other.txt: its sender org.elsewhere.app is not allowed"))

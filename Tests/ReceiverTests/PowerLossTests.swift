@@ -89,9 +89,9 @@ import UniformTypes
         var bodies: [String: Data] = [:]
         for i in 0..<4 {
             bodies["doc\(i).txt"] = Data("document \(i) ".utf8) + Data(repeating: UInt8(i), count: i * 5000)
-            try bodies["doc\(i).txt"]!.write(to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt"))
+            try TestSupport.writeFile(bodies["doc\(i).txt"]!, to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt"))
         }
-        try Data("already there".utf8).write(to: URL(fileURLWithPath: work + "/doc1.txt"))
+        try TestSupport.writeFile(Data("already there".utf8), to: URL(fileURLWithPath: work + "/doc1.txt"))
         let manifest = try Manifest(path: container.library + "/Manifest.sqlite")
         let disk = Disk(tracked: [container.inbox, work], library: container.library)
         var mover = InboxMover(container: container, manifest: manifest)
@@ -113,11 +113,11 @@ import UniformTypes
                 for (name, key) in image.folders[folder] ?? [:] {
                     let path = target + "/" + name
                     if let first = made[key] { #expect(link(first, path) == 0); continue }
-                    try (image.contents[key] ?? Data()).write(to: URL(fileURLWithPath: path))
+                    try TestSupport.writeFile((image.contents[key] ?? Data()), to: URL(fileURLWithPath: path))
                     made[key] = path
                 }
             }
-            for (file, bytes) in image.manifest { try bytes.write(to: URL(fileURLWithPath: copy.library + "/" + file)) }
+            for (file, bytes) in image.manifest { try TestSupport.writeFile(bytes, to: URL(fileURLWithPath: copy.library + "/" + file)) }
             let restored = try Manifest(path: copy.library + "/Manifest.sqlite")
             // In two steps: a new inode number may equal an old one (the originals were freed).
             for (n, key) in made.keys.enumerated() {

@@ -83,7 +83,7 @@ import Testing
         // A document of that name is there already: the new one gets notes-1.txt.
         let inbox = root.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        try Data("first".utf8).write(to: inbox.appendingPathComponent("notes.txt"))
+        try TestSupport.writeFile(Data("first".utf8), to: inbox.appendingPathComponent("notes.txt"))
         let crashed = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.notes", "--from", "com.example.person-editor",
                                                               "--annotation", "{n = 7;}", "--no-launch", root.appendingPathComponent("Documents/notes.txt").path],
                                           environment: ["DI_FAULTS": "crash=placed"])

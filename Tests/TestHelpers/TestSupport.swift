@@ -94,6 +94,26 @@ public enum TestSupport {
         return Run(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Writes `bytes` to `url` through a descriptor opened close-on-exec. Foundation's
+    /// `Data.write(to:)` opens without `O_CLOEXEC`, so a process another test starts meanwhile
+    /// keeps the file open for writing, and the receiver (rightly) defers it as still being
+    /// written: a flaky `InboxMoveTests` case in a loaded run.
+    public static func writeFile(_ bytes: Data, to url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                offset += n
+            }
+        }
+        if failure != 0 { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+    }
+
     /// A fresh temporary directory.
     public static func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plist-tests-\(UUID().uuidString)")
