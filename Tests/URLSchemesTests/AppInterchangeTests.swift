@@ -75,7 +75,9 @@ import URLSchemes
         #expect(warm.status == 0 && warm.out.contains("already running") && !warm.out.contains("started:"), "\(warm.out)\(warm.stderr)")
         #expect(try await received.value == "listen://x/warm")
         #expect(!FileManager.default.fileExists(atPath: launched))
-        // The iterator is gone with its task: the mark is released, and the app is started again.
+        // The iterator is gone with its task: the mark is released (when the iterator is torn
+        // down, which a loaded machine may do a moment later), and the app is started again.
+        while RequestListener.isListening(in: app.container) && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(!RequestListener.isListening(in: app.container))
         let cold = try TestSupport.run(TestSupport.openurl, ["--root", root, "listen://x/cold"])
         #expect(cold.status == 0 && cold.out.contains("started: /usr/bin/touch"), "\(cold.out)\(cold.stderr)")
