@@ -9,23 +9,18 @@ struct ContentTypingWriter {
         return (offset, UInt32(s.count))
     }
 
+    /// Each key's list goes into the pool; the table (``RegistryImageLayout/hashTable(_:)``)
+    /// maps the key to where its list starts.
     private mutating func hashTable(_ entries: [String: [(UInt32, UInt32)]]) -> [UInt32] {
-        let capacity = RegistryImageLayout.tableCapacity(for: entries.count)
-        var slots = [UInt32](repeating: 0, count: 2 * capacity)
-        let mask = UInt32(capacity - 1)
+        var placed: [(key: String, value: UInt32)] = []
         for key in entries.keys.sorted() {
             let list = entries[key]!
             let (o, l) = text(Array(key.utf8))
-            let at = UInt32(pool.count)
+            placed.append((key, UInt32(pool.count)))
             pool += [o, l, UInt32(list.count)]
             for (mime, weight) in list { pool += [mime, weight] }
-            let hash = RegistryImageLayout.hash(key.utf8)
-            var slot = hash & mask
-            while slots[2 * Int(slot) + 1] != 0 { slot = (slot + 1) & mask }
-            slots[2 * Int(slot)] = hash
-            slots[2 * Int(slot) + 1] = at + 1
         }
-        return slots
+        return RegistryImageLayout.hashTable(placed)
     }
 
     static func section(_ input: ContentTypingInput, number: (String) -> Int?) -> [UInt8] {

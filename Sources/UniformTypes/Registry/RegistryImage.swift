@@ -100,6 +100,23 @@ enum RegistryImageLayout {
         return h ^ (h >> 29)
     }
 
+    /// A hash table of `(key, value)` pairs: open addressing with linear probing; each slot is
+    /// two words, the key's full hash and the value + 1 (0: empty), so a probe past another key
+    /// rarely needs to fetch that key. The one builder for every table of the image.
+    static func hashTable(_ entries: [(key: String, value: UInt32)]) -> [UInt32] {
+        let capacity = tableCapacity(for: entries.count)
+        var slots = [UInt32](repeating: 0, count: 2 * capacity)
+        let mask = UInt32(capacity - 1)
+        for (key, value) in entries {
+            let hash = hash(key.utf8)
+            var slot = hash & mask
+            while slots[2 * Int(slot) + 1] != 0 { slot = (slot + 1) & mask }
+            slots[2 * Int(slot)] = hash
+            slots[2 * Int(slot) + 1] = value + 1
+        }
+        return slots
+    }
+
     static func tableCapacity(for count: Int) -> Int {
         var capacity = 8
         while capacity < count * 2 { capacity <<= 1 }
@@ -123,20 +140,9 @@ struct RegistryImageWriter {
         return (offset, UInt32(s.utf8.count))
     }
 
-    /// Open addressing with linear probing; each slot is two words, the key's full hash and the
-    /// value + 1 (0: empty), so a probe past another key rarely needs to fetch that key.
+    /// ``RegistryImageLayout/hashTable(_:)``.
     private mutating func table(_ keys: [(String, UInt32)]) -> [UInt32] {
-        let capacity = Layout.tableCapacity(for: keys.count)
-        var slots = [UInt32](repeating: 0, count: 2 * capacity)
-        let mask = UInt32(capacity - 1)
-        for (key, value) in keys {
-            let hash = Layout.hash(key.utf8)
-            var slot = hash & mask
-            while slots[2 * Int(slot) + 1] != 0 { slot = (slot + 1) & mask }
-            slots[2 * Int(slot)] = hash
-            slots[2 * Int(slot) + 1] = value + 1
-        }
-        return slots
+        Layout.hashTable(keys.map { (key: $0.0, value: $0.1) })
     }
 
     static func image(of compiled: RegistryCompiler, fingerprint: [UInt8], apps: [AppRecordInput] = []) -> [UInt8] {
