@@ -28,6 +28,7 @@ guard FileManager.default.isExecutableFile(atPath: openin), !gio.isEmpty else {
     print("needs .build/release/openin (swift build -c release --product openin) and gio (libglib2.0-bin)")
     exit(1)
 }
+Bench.settle([openin])
 for n in sizes where !FileManager.default.fileExists(atPath: "\(work)/apps/t\(n)/share/applications/mimeinfo.cache") {
     Bench.shell("python3 '\(peers)/mk_apps.py' '\(work)' \(n) > /dev/null 2>&1")
 }

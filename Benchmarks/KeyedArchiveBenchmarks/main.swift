@@ -123,6 +123,7 @@ if runFoundation {
 // and a C hello-world, alternating; -unarchive should cost little beyond starting plutil.
 let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let plutil = products.appendingPathComponent("plutil").path
+Bench.settle([plutil])
 if FileManager.default.isExecutableFile(atPath: plutil) {
     let starts = Bench.option("--starts", 200)
     let packageFile = work.appendingPathComponent("package-1k.archive").path

@@ -119,6 +119,7 @@ for (key, target) in [("ours-xml/libplist-xml", ">= 1.5"), ("ours-xml/foundation
 
 // Peak memory of a whole `plutil -lint` process on the big XML and binary inputs.
 let plutil = products.appendingPathComponent("plutil").path
+Bench.settle([plutil])
 for (label, path, size) in [("XML", xmlPath.path, xmlBytes.count), ("binary", work.appendingPathComponent("big.bin.plist").path, binBytes.count)] {
     let out = shell("/usr/bin/time -f %M '\(plutil)' -lint -s '\(path)' 2>&1 >/dev/null").out
     if let kb = Int(out.split(separator: "\n").last ?? "") {

@@ -210,6 +210,7 @@ print(String(format: "content typing (%d files of 64 B-4 KiB): name + data ours 
 let spawnWall = Bench.spawnWall
 let helloPath = Bench.helloWorld(in: work.path)
 let uti = products.appendingPathComponent("uti").path
+Bench.settle([uti])
 let gioPath = shell("command -v gio").out.trimmingCharacters(in: .whitespacesAndNewlines)
 let xdgMime = shell("command -v xdg-mime").out.trimmingCharacters(in: .whitespacesAndNewlines)
 _ = FileManager.default.createFile(atPath: work.path + "/sample.txt", contents: Data("hello\n".utf8))

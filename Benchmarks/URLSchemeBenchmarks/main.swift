@@ -114,6 +114,7 @@ if builtGIO && !gioHit.isEmpty {
 
 print("\n== 2. until the handler process has the URL (ms, median of \(opens) alternating runs)")
 let openurl = release + "/openurl"
+Bench.settle([openurl, release + "/URLSchemeBenchmarkHandler", release + "/PersonEditor", release + "/PersonViewer"])
 let swiftHandler = release + "/URLSchemeBenchmarkHandler"
 if !FileManager.default.isExecutableFile(atPath: openurl) || !FileManager.default.isExecutableFile(atPath: swiftHandler) {
     print("build them first: swift build -c release --product openurl; swift build -c release --product URLSchemeBenchmarkHandler")

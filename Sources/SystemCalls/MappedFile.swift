@@ -15,10 +15,20 @@ package final class MappedFile: Sendable {
     /// The mapped bytes.
     package var base: UnsafeRawPointer { UnsafeRawPointer(bitPattern: address)! }
 
-    /// Maps the file at `path`. The corresponding C function is `mmap`.
-    package init(path: String) throws(SystemCallError) {
+    /// The file's status when it was mapped.
+    package let status: FileStatus
+    /// The extended attribute asked for when mapping, as it was then (`nil`: none).
+    package let attribute: [UInt8]?
+    /// The open file, kept when an attribute was asked for: it is set on this very file, not on
+    /// whatever the path names by then.
+    private let descriptor: OwnedDescriptor?
+
+    /// Maps the file at `path`, and reads its extended attribute `attribute` if one is named.
+    /// The corresponding C function is `mmap`.
+    package init(path: String, attribute name: String? = nil) throws(SystemCallError) {
         let file = try OwnedDescriptor.open(path, .readOnly)
-        let size = Int(try file.status().size)
+        status = try file.status()
+        let size = Int(status.size)
         guard size > 0 else {
             throw SystemCallError(.mmap, path: path, errno: .invalidArgument)
         }
@@ -28,6 +38,15 @@ package final class MappedFile: Sendable {
         }
         address = Int(bitPattern: pointer)
         count = size
+        attribute = name.flatMap { file.extendedAttribute($0) }
+        descriptor = name == nil ? nil : file
+    }
+
+    /// Sets the extended attribute `name` on the mapped file (asked for when mapping); whether it
+    /// could be set.
+    @discardableResult
+    package func setAttribute(_ name: String, _ value: [UInt8]) -> Bool {
+        (try? descriptor?.setExtendedAttribute(name, value)) != nil
     }
 
     deinit { munmap(UnsafeMutableRawPointer(bitPattern: address), count) }

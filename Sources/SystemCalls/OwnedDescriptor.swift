@@ -132,6 +132,20 @@ package final class OwnedDescriptor: Sendable {
         return FileStatus(info)
     }
 
+    /// The value of the extended attribute `name` (`user.…`), or `nil` when the file has none or
+    /// its file system keeps none. The corresponding C function is `fgetxattr`.
+    package func extendedAttribute(_ name: String, maximumSize: Int = 256) -> [UInt8]? {
+        var value = [UInt8](repeating: 0, count: maximumSize)
+        let count = value.withUnsafeMutableBytes { fgetxattr(raw, name, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return nil }
+        return Array(value[..<count])
+    }
+
+    /// Sets the extended attribute `name` to `value`. The corresponding C function is `fsetxattr`.
+    package func setExtendedAttribute(_ name: String, _ value: [UInt8]) throws(SystemCallError) {
+        _ = try invoke(.xattr, path: path) { value.withUnsafeBytes { fsetxattr(raw, name, $0.baseAddress, $0.count, 0) } }
+    }
+
     /// Flushes the file's data and metadata (or a folder's entries) to the disk. The
     /// corresponding C function is `fsync`.
     package func sync() throws(SystemCallError) {

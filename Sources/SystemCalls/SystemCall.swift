@@ -4,7 +4,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case open, close, read, write, fstat, stat, lstat, fsync, fchmod, futimens, ftruncate
     case renameat2, renameat, linkat, unlinkat, mkdir, symlink, readlink, getdents, getcwd
     case mmap, lease, flock, inotify, poll, signalfd, spawn, waitpid, pipe, terminal, eventfd
-    case futex, thread, mutex, socket, bind, send, receive, kill, realpath, fcntl
+    case futex, thread, mutex, socket, bind, send, receive, kill, realpath, fcntl, xattr
 
     /// What the call does, for error messages ("cannot *flush* /a/b").
     public var action: String {
@@ -47,6 +47,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
         case .kill: "signal"
         case .realpath: "resolve"
         case .fcntl: "set the flags of"
+        case .xattr: "set an extended attribute of"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 @testable import UniformTypes
 
@@ -34,6 +35,35 @@ import Testing
         #expect(mapped.diagnostics.contains(.undeclaredParent(identifier: "com.example.loop", parent: "com.example.nowhere", source: "com.example")))
         #expect(mapped.types(tag: "MP4", tagClass: .filenameExtension).map(mapped.identifier(of:)) == ["public.mpeg-4", "public.mpeg-4-audio"])
         #expect(UTType(filenameExtension: "jpg", in: mapped)?.identifier == "public.jpeg")
+    }
+
+    /// The checksum is checked once per file version: a file found right is marked with its size
+    /// and modification time, and a write that damages it later voids the mark, so the damage is
+    /// found. A file modified less than a second ago is not marked (the file system's clock may not
+    /// have moved on for the next write).
+    @Test func aCheckedFileIsMarkedAndAWriteVoidsTheMark() throws {
+        let image = TypeRegistry.compiledImage(declarations: Self.declarations(), fingerprint: [])
+        let path = try Self.write(image)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func mark() throws -> [UInt8]? { try MappedFile(path: path, attribute: RegistryImageStorage.checkedAttribute).attribute }
+        _ = try TypeRegistry(mapping: path)
+        #expect(try mark() == nil, "a file written just now is not marked")
+        // As if written two seconds ago.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2)], ofItemAtPath: path)
+        _ = try TypeRegistry(mapping: path)
+        let marked = try #require(try mark(), "a checked file is marked (is the temporary folder's file system without user xattrs?)")
+        #expect(marked.count == 32)
+        #expect(try RegistryImageStorage(mapping: path).isMarkedChecked)
+        // One byte damaged in place, size unchanged: the modification time moves, the mark no
+        // longer matches, and the checksum finds the damage.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(image.count / 2))
+        try handle.write(contentsOf: [image[image.count / 2] ^ 0x40])
+        try handle.close()
+        #expect(try !RegistryImageStorage(mapping: path).isMarkedChecked)
+        do { _ = try TypeRegistry(mapping: path); Issue.record("a damaged file was trusted") } catch {
+            guard case .damaged = error else { Issue.record("\(error)"); return }
+        }
     }
 
     @Test func truncatedForeignAndDamagedFilesAreRefused() throws {

@@ -1,5 +1,5 @@
 // Linux calls the C library declares only under _GNU_SOURCE, which Swift's Glibc module does not
-// export: renameat2 (glibc 2.28+) and file leases. Wrapped by hand because no Swift package
+// export: renameat2 (glibc 2.28+) and file leases; and <sys/xattr.h>, which it leaves out. Wrapped by hand because no Swift package
 // exposes them.
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 

@@ -18,30 +18,34 @@ extension DesktopApps {
     /// the first whose file loads wins, even a `Hidden=true` one.
     public func gioDefault(for mimeType: String) -> DefaultChoice? {
         var blocked: Set<String> = []
+        var found: [String: Bool] = [:]
         for (depth, mime) in index.chain(mimeType).enumerated() {
             let rows = index.tweaks(for: mime)
-            var results: [(String, DesktopAppIndex.Tweak)] = []
+            var results: [DesktopAppIndex.Tweak] = []
+            var chosen: Set<String> = []
             for folder in 0..<index.folderCount {
-                for row in rows where row.folder == folder && row.kind == .defaults && !results.contains(where: { $0.0 == row.id }) {
-                    results.append((row.id, row))
+                for row in rows where row.folder == folder && row.kind == .defaults && !chosen.contains(row.id) {
+                    results.append(row)
+                    chosen.insert(row.id)
                 }
             }
             for folder in 0..<index.folderCount {
                 for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
-                    if !isMasked(row.id, in: folder) && !blocked.contains(row.id) && !results.contains(where: { $0.0 == row.id }) {
-                        results.append((row.id, row))
+                    if !isMasked(row) && !blocked.contains(row.id) && !chosen.contains(row.id) {
+                        results.append(row)
+                        chosen.insert(row.id)
                     }
                 }
                 for row in rows where row.folder == folder && row.kind == .removed {
-                    if !isMasked(row.id, in: folder) && !blocked.contains(row.id) && !results.contains(where: { $0.0 == row.id }) {
+                    if !isMasked(row) && !blocked.contains(row.id) && !chosen.contains(row.id) {
                         blocked.insert(row.id)
                     }
                 }
             }
-            for (id, row) in results {
-                for record in index.records(for: id) {
+            for row in results {
+                for record in row.records {
                     let candidate = index.app(record)
-                    if loadProblem(candidate) == nil {
+                    if loadProblem(candidate, found: &found) == nil {
                         return DefaultChoice(app: candidate, mimeType: mime, depth: depth, provenance: provenance(row))
                     }
                 }
@@ -54,11 +58,12 @@ extension DesktopApps {
     /// the type, else for the nearest ancestor (the mime-apps specification's rule). An app that
     /// merely sorts first is never the default.
     public func userDefault(for mimeType: String) -> DefaultChoice? {
+        var found: [String: Bool] = [:]
         for (depth, mime) in index.chain(mimeType).enumerated() {
             let rows = index.tweaks(for: mime)
             for folder in 0..<index.folderCount {
                 for row in rows where row.folder == folder && row.kind == .defaults {
-                    if let app = app(row.id) { return DefaultChoice(app: app, mimeType: mime, depth: depth, provenance: provenance(row)) }
+                    if let app = app(records: row.records, found: &found) { return DefaultChoice(app: app, mimeType: mime, depth: depth, provenance: provenance(row)) }
                 }
             }
         }

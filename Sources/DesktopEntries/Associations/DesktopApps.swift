@@ -127,7 +127,12 @@ public struct DesktopApps: Sendable {
     }
 
     func app(_ id: String, found: inout [String: Bool]) -> DesktopApp? {
-        for record in index.records(for: id) {
+        app(records: index.records(for: id), found: &found)
+    }
+
+    /// The app of the records of one desktop-file ID (an association row links to them).
+    func app(records: Range<Int>, found: inout [String: Bool]) -> DesktopApp? {
+        for record in records {
             let app = index.app(record)
             if loadProblem(app, found: &found) == nil { return app.entry?.hidden == true ? nil : app }
         }
@@ -168,7 +173,14 @@ public struct DesktopApps: Sendable {
     /// Whether `id` exists in a folder more important than `folder` (GIO then ignores the
     /// folder's associations for it: the more important file replaces it).
     func isMasked(_ id: String, in folder: Int) -> Bool {
-        guard folder > 0, let first = index.records(for: id).first else { return false }
+        isMasked(records: index.records(for: id), in: folder)
+    }
+
+    /// ``isMasked(_:in:)`` for an association row (which links to its app's records).
+    func isMasked(_ row: DesktopAppIndex.Tweak) -> Bool { isMasked(records: row.records, in: row.folder) }
+
+    private func isMasked(records: Range<Int>, in folder: Int) -> Bool {
+        guard folder > 0, let first = records.first else { return false }
         return index.recordFolder(first) < folder
     }
 
@@ -220,7 +232,7 @@ public struct DesktopApps: Sendable {
         let (hits, blocked) = associatedIDs(for: mimeType)
         var found: [String: Bool] = [:]
         let apps = hits.compactMap { id, depth, mime, row in
-            app(id, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
+            app(records: row.records, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
         }
         return (apps, blocked)
     }
@@ -235,13 +247,13 @@ public struct DesktopApps: Sendable {
             let rows = index.tweaks(for: mime)
             for folder in 0..<index.folderCount {
                 for row in rows where row.folder == folder && (row.kind == .added || row.kind == .claimed) {
-                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row) {
                         hits.append((row.id, depth, mime, row))
                         seen.insert(row.id)
                     }
                 }
                 for row in rows where row.folder == folder && row.kind == .removed {
-                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row.id, in: folder) {
+                    if blocked[row.id] == nil && !seen.contains(row.id) && !isMasked(row) {
                         blocked[row.id] = provenance(row)
                     }
                 }
@@ -255,6 +267,9 @@ public struct DesktopApps: Sendable {
 
     /// The apps for `mimeType` in GIO's order (`g_app_info_get_all_for_type`).
     public func applications(for mimeType: String) -> [Association] { associations(for: mimeType).apps }
+
+    /// `mimeType` unaliased: the name its associations are recorded under.
+    public func canonicalMIMEType(_ mimeType: String) -> String { index.unalias(mimeType) }
 
     /// `mimeType` (unaliased) and its declared ancestors.
     public func chain(_ mimeType: String) -> [String] { index.chain(mimeType) }

@@ -187,6 +187,8 @@ public final class DesktopAppIndex: Sendable {
         var id: String
         var source: Int
         var line: Int
+        /// The app records of ``id`` (empty: no desktop file has that ID).
+        var records: Range<Int>
     }
 
     /// The association rows for the (unaliased) type `mime`, in GIO's order.
@@ -201,8 +203,10 @@ public final class DesktopAppIndex: Sendable {
         var i = low
         while i < n && compare(at: start + i * width, mime) == 0 {
             let at = start + i * width
+            let first = Int(word(at + 8)), records = Int(word(at + 9))
             result.append(Tweak(folder: Int(word(at + 2)), kind: IndexLayout.TweakKind(rawValue: word(at + 3)) ?? .added,
-                                id: string(at: at + 4) ?? "", source: Int(word(at + 6)), line: Int(word(at + 7))))
+                                id: string(at: at + 4) ?? "", source: Int(word(at + 6)), line: Int(word(at + 7)),
+                                records: first <= appCount && records <= appCount - first ? first..<(first + records) : 0..<0))
             i += 1
         }
         return result

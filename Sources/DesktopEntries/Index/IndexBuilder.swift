@@ -287,11 +287,18 @@ struct IndexBuilder {
         let sortedTweaks = tweaks.enumerated().sorted { $0.element.mime != $1.element.mime ? Self.less($0.element.mime, $1.element.mime) : $0.offset < $1.offset }
         set(.tweakCount, sortedTweaks.count)
         set(.tweakOffset, words.count)
+        // Each row links to its app's records, so a query finds (and masks) the app of a row
+        // without searching the app table by name.
+        var recordsByID: [String: (first: Int, count: Int)] = [:]
+        for (i, app) in sortedApps.enumerated() {
+            if let known = recordsByID[app.id] { recordsByID[app.id] = (known.first, known.count + 1) } else { recordsByID[app.id] = (i, 1) }
+        }
         for (_, tweak) in sortedTweaks {
             append(tweak.mime)
             words += [UInt32(tweak.folder), tweak.kind.rawValue]
             append(tweak.id)
-            words += [UInt32(tweak.source), UInt32(tweak.line)]
+            let records = recordsByID[tweak.id] ?? (0, 0)
+            words += [UInt32(tweak.source), UInt32(tweak.line), UInt32(records.first), UInt32(records.count)]
         }
 
         let aliases = hierarchy.aliases.sorted { Self.less($0.key, $1.key) }

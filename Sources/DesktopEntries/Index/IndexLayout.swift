@@ -8,14 +8,15 @@
 /// sources  [path, kind, inode lo/hi, mtime s lo/hi, mtime ns, size lo/hi]   every file and folder read
 /// folders  [path, isConfiguration, origin]                                  DesktopLocations order
 /// apps     AppWord.count words each, sorted by desktop-file ID then folder
-/// tweaks   [mime, folder, kind, id, source, line] sorted by MIME type, stable (GIO's order)
+/// tweaks   [mime, folder, kind, id, source, line, first record, record count] sorted by MIME type,
+///          stable (GIO's order); the records are the app rows of `id` (none: count 0)
 /// aliases  [alias, canonical] sorted by alias
 /// parents  [child, parent] sorted by child, stable
 /// pool     strings; a string reference is two words: byte offset and length (0xFFFFFFFF = none)
 /// ```
 enum IndexLayout {
     static let magic: (UInt32, UInt32) = (0x41_49_44_44, 0x31_53_50_50) // "DDIAPPS1"
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum HeaderWord: Int, CaseIterable {
@@ -33,7 +34,7 @@ enum IndexLayout {
 
     static let sourceWords = 10
     static let folderWords = 5
-    static let tweakWords = 8
+    static let tweakWords = 10
     static let pairWords = 4
 
     /// The words of one app record.

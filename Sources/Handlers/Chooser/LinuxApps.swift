@@ -106,8 +106,12 @@ public struct LinuxApps: Sendable {
             }
             // Apps whose MIME types name a supertype of the document's type in the registry (which
             // knows relations the MIME database does not, and the reverse).
+            // A MIME type with the same canonical name (an alias: `application/x-pdf`) has the
+            // same associations: each canonical type is looked up once.
+            var looked: Set<String> = [apps.canonicalMIMEType(mime)]
             for supertype in [type] + type.supertypes.sorted(by: { $0.identifier < $1.identifier }) {
                 for other in supertype.tags(of: .mimeType) where other != mime {
+                    guard looked.insert(apps.canonicalMIMEType(other)).inserted else { continue }
                     for id in apps.associatedIDs(for: other) where match.associations[id] == nil && match.throughTypes[id] == nil && removed[id] == nil {
                         guard let app = byID[id] ?? apps.app(id) else { continue }
                         match.throughTypes[id] = (other, supertype.identifier)

@@ -164,9 +164,11 @@ public struct HandlerRanking: Sendable {
             // Each candidate's key once, not two per comparison (the key lowercases the app's
             // name), and indices moved instead of candidates: the sort was a twentieth of a query
             // that ranks 89 desktop apps. The same stable sort by the same order.
+            // The comparison sees keys and identifiers only: passing candidates copied each one
+            // (its claim's arrays and strings) per comparison.
             let candidates = Array(best.values)
-            let keys = candidates.map(HandlerRanking.orderKey)
-            return candidates.indices.sorted { HandlerRanking.precedes(keys[$0], candidates[$0], keys[$1], candidates[$1]) }
+            let keys = candidates.map { (HandlerRanking.orderKey($0), $0.bundleIdentifier) }
+            return candidates.indices.sorted { HandlerRanking.precedes(keys[$0].0, keys[$0].1, keys[$1].0, keys[$1].1) }
                 .map { candidates[$0] }
         }
     }
@@ -187,12 +189,12 @@ public struct HandlerRanking: Sendable {
 
     /// The documented order.
     static func precedes(_ a: HandlerCandidate, _ b: HandlerCandidate) -> Bool {
-        precedes(orderKey(a), a, orderKey(b), b)
+        precedes(orderKey(a), a.bundleIdentifier, orderKey(b), b.bundleIdentifier)
     }
 
-    /// The documented order, given each candidate's ``orderKey(_:)``.
-    static func precedes(_ ka: OrderKey, _ a: HandlerCandidate, _ kb: OrderKey, _ b: HandlerCandidate) -> Bool {
-        ka != kb ? ka < kb : a.bundleIdentifier < b.bundleIdentifier
+    /// The documented order, given each candidate's ``orderKey(_:)`` and bundle identifier.
+    static func precedes(_ ka: OrderKey, _ a: String, _ kb: OrderKey, _ b: String) -> Bool {
+        ka != kb ? ka < kb : a < b
     }
 
     /// What the documented order compares before the bundle identifier.

@@ -53,13 +53,20 @@ public final class TypeRegistry: Sendable {
     }
 
     /// Maps a registry file.
+    ///
+    /// The checksum is checked the first time a file is opened, and again whenever its size or
+    /// modification time changed since: a file found right is marked so (an extended attribute
+    /// recording both; docs/types.md).
     /// - Throws: ``RegistryFileError`` when the file is missing, truncated, from another format
     ///   version, damaged (checksum) or inconsistent; such a file must be rebuilt, never trusted.
     public convenience init(mapping path: String) throws(RegistryFileError) {
-        try self.init(image: RegistryImageStorage(mapping: path))
+        let storage = try RegistryImageStorage(mapping: path)
+        let marked = storage.isMarkedChecked
+        try self.init(image: storage, checksum: !marked)
+        if !marked { storage.markChecked(now: Clock.system.now()) }
     }
 
-    init(image: RegistryImageStorage) throws(RegistryFileError) {
+    init(image: RegistryImageStorage, checksum: Bool = true) throws(RegistryFileError) {
         self.image = image
         let size = image.count
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: image.base.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
@@ -72,7 +79,7 @@ public final class TypeRegistry: Sendable {
         guard total == UInt64(size) else { throw .truncated(size) }
         let stored = UInt64(littleEndian: image.base.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
         let body = UnsafeRawBufferPointer(start: image.base + Layout.headerSize, count: size - Layout.headerSize)
-        guard Layout.checksum(body) == stored else { throw .damaged("checksum mismatch") }
+        guard !checksum || Layout.checksum(body) == stored else { throw .damaged("checksum mismatch") }
         // Validated and unpacked without an intermediate array: each distinct array type a query
         // process creates costs a run-time metadata lookup.
         let sectionCount = u32(144)
