@@ -19,7 +19,7 @@ public struct DesktopEntry: Sendable, Hashable {
     public var icon: String?
     /// `Exec=` after the key file's own escapes (`\s`, `\\`, …); the field codes and quoting of the
     /// command line itself are ``ExecCommandLine``'s.
-    public var exec: String?
+    public var exec: String? { didSet { execProgram = Self.program(of: exec) } }
     /// `TryExec=`: a program that must be installed for the entry to count.
     public var tryExec: String?
     /// `Path=`: the working folder to start it in.
@@ -89,6 +89,7 @@ public struct DesktopEntry: Sendable, Hashable {
         genericName = group?.localizedString("GenericName", locales: locales, path: path)
         icon = group?.localizedString("Icon", locales: locales, path: path)
         exec = string("Exec")
+        execProgram = Self.program(of: exec)
         execLine = entry("Exec")?.line ?? 0
         tryExec = string("TryExec")
         workingDirectory = string("Path").flatMap { $0.isEmpty ? nil : $0 }
@@ -115,8 +116,12 @@ public struct DesktopEntry: Sendable, Hashable {
         self.problems = problems
     }
 
-    /// The program `Exec=` starts (its first word), if it has one.
-    public var execProgram: String? {
+    /// The program `Exec=` starts (its first word), if it has one. Kept, not split again per
+    /// query: the index stores it (a query checks each associated app's program is installed).
+    public internal(set) var execProgram: String?
+
+    /// The first word of `exec`, if it splits into words.
+    static func program(of exec: String?) -> String? {
         guard let exec, !exec.isEmpty, let words = try? ShellWords.split(exec) else { return nil }
         return words.first
     }

@@ -167,7 +167,7 @@ public final class DesktopAppIndex: Sendable {
         if flags.contains(.parsed) {
             entry = DesktopEntry(
                 id: s(.id0) ?? "", path: s(.path0) ?? "", type: s(.type0), name: s(.name0), genericName: s(.genericName0), icon: s(.icon0),
-                exec: s(.exec0), tryExec: s(.tryExec0), workingDirectory: s(.workingDirectory0), terminal: flags.contains(.terminal),
+                exec: s(.exec0), execProgram: s(.execProgram0), tryExec: s(.tryExec0), workingDirectory: s(.workingDirectory0), terminal: flags.contains(.terminal),
                 hidden: flags.contains(.hidden), noDisplay: flags.contains(.noDisplay), onlyShowIn: list(.onlyShowIn0), notShowIn: list(.notShowIn0),
                 mimeTypes: list(.mimeTypes0) ?? [], mimeTypeLine: Int(word(appWordIndex(record, .mimeTypeLine))),
                 dbusActivatable: flags.contains(.dbusActivatable), noFuse: flags.contains(.noFuse), startupNotify: flags.contains(.startupNotify),
@@ -259,7 +259,7 @@ public final class DesktopAppIndex: Sendable {
 
 extension DesktopEntry {
     /// Rebuilds an entry from the index's fields.
-    init(id: String, path: String, type: String?, name: String?, genericName: String?, icon: String?, exec: String?, tryExec: String?,
+    init(id: String, path: String, type: String?, name: String?, genericName: String?, icon: String?, exec: String?, execProgram: String?, tryExec: String?,
          workingDirectory: String?, terminal: Bool, hidden: Bool, noDisplay: Bool, onlyShowIn: [String]?, notShowIn: [String]?,
          mimeTypes: [String], mimeTypeLine: Int, dbusActivatable: Bool, noFuse: Bool, startupNotify: Bool, categories: [String],
          flatpakID: String?, snapInstanceName: String?, execLine: Int, problems: [String], unusable: String?) {
@@ -270,6 +270,7 @@ extension DesktopEntry {
         self.genericName = genericName
         self.icon = icon
         self.exec = exec
+        self.execProgram = execProgram
         self.tryExec = tryExec
         self.workingDirectory = workingDirectory
         self.terminal = terminal

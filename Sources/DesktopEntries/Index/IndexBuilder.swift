@@ -281,6 +281,7 @@ struct IndexBuilder {
             append(e?.flatpakID)
             append(e?.snapInstanceName)
             append(joined(e?.problems ?? []))
+            append(e?.execProgram)
         }
 
         // Stable: the rows of one type keep GIO's order.

@@ -16,7 +16,7 @@
 /// ```
 enum IndexLayout {
     static let magic: (UInt32, UInt32) = (0x41_49_44_44, 0x31_53_50_50) // "DDIAPPS1"
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum HeaderWord: Int, CaseIterable {
@@ -44,6 +44,7 @@ enum IndexLayout {
         case icon0, icon1, exec0, exec1, execLine, tryExec0, tryExec1, workingDirectory0, workingDirectory1
         case onlyShowIn0, onlyShowIn1, notShowIn0, notShowIn1, mimeTypes0, mimeTypes1, mimeTypeLine
         case categories0, categories1, flatpak0, flatpak1, snap0, snap1, problems0, problems1
+        case execProgram0, execProgram1
     }
 
     /// Bits of ``AppWord/flags``.

@@ -51,7 +51,9 @@ public struct JSONPropertyListWriter: Sendable {
     /// keys in every row (89 apps, a dozen keys each), and sorting them was a twentieth of writing it.
     private struct SortedKeys {
         var given: [String] = []
-        var sorted: [String] = []
+        /// The places in `given` of the keys, in sorted order (values are read by place, not
+        /// looked up by key again).
+        var order: [Int] = []
     }
 
     private func append(_ value: PropertyList, indent: Int, keys lastKeys: inout SortedKeys, to out: inout [UInt8]) throws(PropertyListWriteError) {
@@ -96,14 +98,17 @@ public struct JSONPropertyListWriter: Sendable {
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
             // Byte for byte: canonically equivalent keys are equal as Strings but are written as given.
             if !entries.keys.elementsEqual(lastKeys.given, by: { $0.utf8.elementsEqual($1.utf8) }) {
-                lastKeys = SortedKeys(given: Array(entries.keys), sorted: entries.keys.sorted(by: FoundationKeyOrder.precedes))
+                let given = Array(entries.keys)
+                lastKeys = SortedKeys(given: given, order: given.indices.sorted { FoundationKeyOrder.precedes(given[$0], given[$1]) })
             }
-            for (i, key) in lastKeys.sorted.enumerated() {
+            let order = lastKeys.order
+            for (i, place) in order.enumerated() {
+                let key = entries.keys[place]
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
                 out.append(contentsOf: (prettyPrinted ? " : " : ":").utf8)
-                do { try append(entries[key]!, indent: indent + 1, keys: &lastKeys, to: &out) } catch {
+                do { try append(entries.values[place], indent: indent + 1, keys: &lastKeys, to: &out) } catch {
                     throw PropertyListWriteError(error.message, at: PropertyListPath([.key(key)] + error.keyPath.components))
                 }
             }
