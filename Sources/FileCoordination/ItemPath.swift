@@ -16,17 +16,18 @@ struct ItemPath: Sendable, Hashable {
     init(canonical path: String) {
         self.path = path
         var hashes: [UInt64] = []
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // The hash of each ancestor's path is a prefix of the running hash.
+        var hasher = FNV1a64()
         var components = 0
         for byte in path.utf8 {
             if byte == 0x2F {
-                if components > 0 && hashes.count < Self.maximumDepth { hashes.append(hash) }
+                if components > 0 && hashes.count < Self.maximumDepth { hashes.append(hasher.value) }
                 components += 1
             }
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            hasher.combine(byte)
         }
         if path != "/" {
-            if hashes.count < Self.maximumDepth { hashes.append(hash) }
+            if hashes.count < Self.maximumDepth { hashes.append(hasher.value) }
         }
         self.hashes = hashes
     }

@@ -80,11 +80,7 @@ final class NotificationTable: @unchecked Sendable {
     func recordOverflow(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 48) }
     func recordInUse(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 52) }
 
-    static func hash(_ name: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func hash(_ name: [UInt8]) -> UInt64 { FNV1a64.hash(name) }
 
     /// The abstract socket name of process record `process` in generation `generation`.
     func mailboxName(process: Int, generation: UInt32) -> [UInt8] {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The name of a pasteboard: one of the system pasteboards (`general`, `find`, and macOS's `font`
 /// and `ruler`) or a named pasteboard an app or the user creates.
 ///
@@ -62,9 +64,7 @@ public struct PasteboardName: RawRepresentable, Sendable, Hashable, Comparable, 
             }
         }
         if out.utf8.count <= 200 { return out }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in rawValue.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "h-" + String(hash, radix: 16)
+        return "h-" + String(FNV1a64.hash(rawValue.utf8), radix: 16)
     }
 
     /// The name a stored folder stands for (`nil` for a hashed name: read its generation).

@@ -114,8 +114,6 @@ package final class SharedMemoryFile: @unchecked Sendable {
     /// longer exist, so tables record the boot they were made in.
     package static let bootIdentifier: UInt64 = {
         guard let bytes = try? FileSystem.read("/proc/sys/kernel/random/boot_id") else { return 0 }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes where byte != 0x0A { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+        return FNV1a64.hash(bytes.lazy.filter { $0 != 0x0A })
     }()
 }

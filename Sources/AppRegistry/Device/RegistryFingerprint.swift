@@ -34,9 +34,10 @@ enum RegistryFingerprint {
                 let length = name.count
                 guard length > 6, name[length - 6] == 0x2E, name[length - 5] == 0x70, name[length - 4] == 0x6C,
                       name[length - 3] == 0x69, name[length - 2] == 0x73, name[length - 1] == 0x74 else { return }   // ".plist"
-                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-                for k in 0..<8 { hash = (hash ^ ((inode >> (8 * UInt64(k))) & 0xFF)) &* 0x100_0000_01b3 }
+                var hasher = FNV1a64()
+                hasher.combine(name)
+                for k in 0..<8 { hasher.combine(UInt8(truncatingIfNeeded: inode >> (8 * UInt64(k)))) }
+                let hash = hasher.value
                 count &+= 1
                 sum &+= hash
                 mixed ^= hash &* 0x9E37_79B9_7F4A_7C15

@@ -69,10 +69,7 @@ public enum RegistryStore {
     /// The cache file for `catalog` (one per catalog folder, so that a build tree and an
     /// installed copy do not rebuild each other's).
     static func cacheFile(catalog: String?, mimeDirectories: [String]? = nil) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ((catalog ?? "") + "\u{0}" + (mimeDirectories?.joined(separator: ":") ?? "machine")).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        let hash = FNV1a64.hash(((catalog ?? "") + "\u{0}" + (mimeDirectories?.joined(separator: ":") ?? "machine")).utf8)
         return cacheDirectory + "/registry-" + String(hash, radix: 16) + ".bin"
     }
 

@@ -48,9 +48,7 @@ public struct DesktopApps: Sendable {
     /// A short name for a set of locations: FNV-1a of ``DesktopLocations/key`` (the index file's)
     /// or of another of its keys, in hexadecimal.
     static func locationsHash(_ locations: DesktopLocations, key: KeyPath<DesktopLocations, String> = \.key) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in locations[keyPath: key].utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
+        String(FNV1a64.hash(locations[keyPath: key].utf8), radix: 16)
     }
 
     /// Loads the applications of `locations`: maps the cached index when it is fresh, else
