@@ -64,7 +64,7 @@ public struct PasteboardName: RawRepresentable, Sendable, Hashable, Comparable, 
             }
         }
         if out.utf8.count <= 200 { return out }
-        return "h-" + String(FNV1a64.hash(rawValue.utf8), radix: 16)
+        return "h-" + String(FNV1a64.hash(rawValue), radix: 16)
     }
 
     /// The name a stored folder stands for (`nil` for a hashed name: read its generation).

@@ -2,30 +2,45 @@
 /// pasteboard names, shared-memory slots, fingerprints). Not for security. One definition for
 /// all of them, so that the same bytes name the same thing everywhere; hand-written because it
 /// is three lines and its value is part of file names (no library's hash promises stability).
+///
+/// Not generic on purpose: a generic call from another module was left unspecialized and looked
+/// up its types' metadata at run time, in every query process.
 package struct FNV1a64: Sendable {
     /// The hash of the bytes combined so far.
-    package var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// The hash of no bytes.
     package init() {}
 
     /// Adds one byte.
-    @inlinable @inline(__always)
     package mutating func combine(_ byte: UInt8) {
         value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 
     /// Adds `bytes`.
-    @inlinable
-    package mutating func combine<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        for byte in bytes { combine(byte) }
+    package mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        var hash = value
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value = hash
+    }
+
+    /// Adds `bytes`.
+    package mutating func combine(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { combine($0) }
     }
 
     /// The hash of `bytes`.
-    @inlinable
-    package static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+    package static func hash(_ bytes: [UInt8]) -> UInt64 {
         var hasher = FNV1a64()
         hasher.combine(bytes)
+        return hasher.value
+    }
+
+    /// The hash of `text`'s UTF-8 bytes.
+    package static func hash(_ text: String) -> UInt64 {
+        var text = text
+        var hasher = FNV1a64()
+        text.withUTF8 { hasher.combine(UnsafeRawBufferPointer($0)) }
         return hasher.value
     }
 }

@@ -114,6 +114,6 @@ package final class SharedMemoryFile: @unchecked Sendable {
     /// longer exist, so tables record the boot they were made in.
     package static let bootIdentifier: UInt64 = {
         guard let bytes = try? FileSystem.read("/proc/sys/kernel/random/boot_id") else { return 0 }
-        return FNV1a64.hash(bytes.lazy.filter { $0 != 0x0A })
+        return FNV1a64.hash(bytes.filter { $0 != 0x0A })
     }()
 }

@@ -69,7 +69,7 @@ public enum RegistryStore {
     /// The cache file for `catalog` (one per catalog folder, so that a build tree and an
     /// installed copy do not rebuild each other's).
     static func cacheFile(catalog: String?, mimeDirectories: [String]? = nil) -> String {
-        let hash = FNV1a64.hash(((catalog ?? "") + "\u{0}" + (mimeDirectories?.joined(separator: ":") ?? "machine")).utf8)
+        let hash = FNV1a64.hash((catalog ?? "") + "\u{0}" + (mimeDirectories?.joined(separator: ":") ?? "machine"))
         return cacheDirectory + "/registry-" + String(hash, radix: 16) + ".bin"
     }
 

@@ -48,7 +48,7 @@ public struct DesktopApps: Sendable {
     /// A short name for a set of locations: FNV-1a of ``DesktopLocations/key`` (the index file's)
     /// or of another of its keys, in hexadecimal.
     static func locationsHash(_ locations: DesktopLocations, key: KeyPath<DesktopLocations, String> = \.key) -> String {
-        String(FNV1a64.hash(locations[keyPath: key].utf8), radix: 16)
+        String(FNV1a64.hash(locations[keyPath: key]), radix: 16)
     }
 
     /// Loads the applications of `locations`: maps the cached index when it is fresh, else
