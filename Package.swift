@@ -312,7 +312,7 @@ let supportTargets: [Target] = [
         // The Group Notes sample: an app and its widget extension sharing a note through a group.
         .executableTarget(
             name: "group-notes",
-            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls"],
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "SystemCalls", "ToolSupport"],
             path: "Samples/AppGroups/GroupNotes"
         ),
         .executableTarget(

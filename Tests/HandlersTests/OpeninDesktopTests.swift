@@ -149,7 +149,7 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("started Viewer (viewer.desktop): \(tree.root.path)/bin/viewer --open \(tree.report)"))
         var text = ""
-        for _ in 0..<200 where text.isEmpty { text = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""; usleep(20_000) }
+        #expect(eventually { text = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""; return !text.isEmpty })
         #expect(text == "--open\n\(tree.report)\n")
         try tree.write("[Desktop Entry]\nType=Application\nName=Gone\nHidden=true\nExec=true\nMimeType=application/pdf;\n", to: "home/applications/evince.desktop")
         let hidden = try Self.openin(tree, ["--to", "evince.desktop", tree.report])

@@ -119,8 +119,7 @@ import UniformTypes
         if case .date = request["Time"] {} else { Issue.record("no Time") }
         // The launch command ran (asynchronously) with the document and the sender.
         let log = container.appendingPathComponent("Library/launch.log").path
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: log) { usleep(20_000) }
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("opened \(inbox) from com.example.person-editor"))
+        #expect(eventually { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("opened \(inbox) from com.example.person-editor") })
         // In place: no copy; the request names the original.
         let files = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.files", doc])
         #expect(files.status == 0 && files.out.contains("opened in place"))

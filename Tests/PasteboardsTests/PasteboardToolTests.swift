@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestHelpers
 import UniformTypes
 @testable import Pasteboards
 
@@ -63,11 +64,12 @@ import UniformTypes
         #expect(try Fixture.run(Fixture.pbcopy, [], root: root, stdin: Data([0x63, 0x61, 0x66, 0xE9]), environment: ["LANG": "fr_FR.ISO-8859-1", "LC_ALL": ""]).status == 0)
         #expect(try Fixture.run(Fixture.pbpaste, [], root: root, environment: ["LANG": "en_US.UTF-8", "LC_ALL": ""]).out == "café")
         #expect(try Fixture.run(Fixture.pbpaste, [], root: root, environment: ["LC_ALL": "de_DE.ISO-8859-1"]).stdout == Data([0x63, 0x61, 0x66, 0xE9]))
-        #expect(try Fixture.run(Fixture.pbcopy, ["--expires", "0.3", "--local-only"], root: root, stdin: Data("soon gone".utf8)).status == 0)
+        // Long enough to be read back before it expires on a loaded machine (0.3 s was not
+        // always: pbcopy's own exit and the store's opening fall inside the time).
+        #expect(try Fixture.run(Fixture.pbcopy, ["--expires", "3", "--local-only"], root: root, stdin: Data("soon gone".utf8)).status == 0)
         let contents = try Fixture.store(root).general().contents()
         #expect(contents.options.localOnly && contents.string == "soon gone")
-        Thread.sleep(forTimeInterval: 0.4)
-        #expect(try Fixture.run(Fixture.pbpaste, [], root: root).stdout.isEmpty)
+        #expect(eventually { (try? Fixture.run(Fixture.pbpaste, [], root: root).stdout.isEmpty) == true }, "the copy expires")
         #expect(try Fixture.run(Fixture.pbpaste, ["--change-count"], root: root).out == "2\n")
     }
 

@@ -258,6 +258,9 @@ import UniformTypes
         }
         unlink(staging)
         #expect(Self.waitUntil { FileManager.default.fileExists(atPath: d.documents + "/one.txt") })
+        // The row is marked stored after the rename, the folder syncs and the commit: wait for
+        // it, then give duplicate events time to do harm.
+        #expect(Self.waitUntil { (try? d.manifest().entries()).map { $0.count == 1 && $0[0].status == .stored } ?? false })
         usleep(500_000)
         #expect(try Device.files(in: d.documents) == ["one.txt": Data("one".utf8)])
         let rows = try d.manifest().entries()

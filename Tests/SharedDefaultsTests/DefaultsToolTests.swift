@@ -129,18 +129,15 @@ import TestHelpers
         try FileManager.default.copyItem(atPath: TestSupport.packageRoot.appendingPathComponent("Samples/AppGroups/Apps").path, toPath: r + "/Apps")
         let sample = TestSupport.productsDirectory.appendingPathComponent("group-notes").path
         let app = r + "/Apps/GroupNotes.app", widget = app + "/PlugIns/NoteWidget.appex"
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: sample)
-        watcher.arguments = [r, widget, "watch", "1"]
-        let pipe = Pipe()
-        watcher.standardOutput = pipe
-        try watcher.run()
-        usleep(300_000)
+        // The widget says it is watching once its observation is in place; the note is written
+        // after that (a fixed wait could write before it, and the watcher would wait forever).
+        let watcher = try ProbeProcess(sample, [r, widget, "watch", "1"])
+        defer { watcher.stop() }
+        #expect(watcher.waitForLine(startingWith: "com.example.groupnotes.widget is watching") != nil, "\(watcher.output)")
         let saved = try TestSupport.run(sample, [r, app, "write", "Buy milk"])
         #expect(saved.status == 0, "\(saved.out)")
-        watcher.waitUntilExit()
-        let seen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(seen.contains("com.example.groupnotes.widget sees: Buy milk — Buy milk"), "\(seen)")
+        #expect(watcher.waitForExit() == 0, "the widget saw the change: \(watcher.output)")
+        #expect(eventually { watcher.output.contains { $0.contains("com.example.groupnotes.widget sees: Buy milk — Buy milk") } }, "\(watcher.output)")
         let shown = try TestSupport.run(sample, [r, widget, "show"])
         #expect(shown.out == "com.example.groupnotes.widget sees: Buy milk — Buy milk [edits: 1]\n")
         let intruder = try TestSupport.run(sample, [r, TestSupport.packageRoot.appendingPathComponent("Samples/Apps/Mail.app").path, "show"])

@@ -95,7 +95,8 @@ import Testing
         let parent = root.deletingLastPathComponent()
         let run = try Self.run(in: parent, [TestSupport.openin, "--root", "device", "--to", "com.example.echo", "device/Documents/notes.txt"])
         #expect(run.status == 0, "\(run.stderr)")
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: log) { Thread.sleep(forTimeInterval: 0.02) }
+        // The shell creates the file before echo writes the line: wait for the whole line.
+        #expect(eventually { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").hasSuffix("\n") })
         let fields = try String(contentsOfFile: log, encoding: .utf8).trimmingCharacters(in: .newlines).split(separator: "|").map(String.init)
         let inbox = root.appendingPathComponent("Containers/com.example.echo/Documents/Inbox/notes.txt").path
         #expect(fields.count == 3 && fields[0] == "file://" + inbox && fields[1] == fields[0], "\(fields)")

@@ -30,11 +30,14 @@ import Testing
         #expect(OpenurlToolTests.waitFor(stored))
         let person = try PropertyListReader.read(contentsOf: .init(stored)).value
         #expect(person["name"]?.stringValue == "Ada Lovelace" && person["born"]?.stringValue == "1815-12-10")
-        let viewerLog = try String(contentsOfFile: root.appendingPathComponent(Self.viewerContainer + "/Library/launch.log").path, encoding: .utf8)
-        #expect(viewerLog.contains("Person Viewer opened \(root.path)/\(Self.viewerContainer)/Documents/Inbox/file.person from com.example.person-editor"))
-        #expect(viewerLog.contains("answered exportPerson from com.example.person-editor"))
-        let editorLog = try String(contentsOfFile: root.appendingPathComponent(Self.editorContainer + "/Library/launch.log").path, encoding: .utf8)
-        #expect(editorLog.contains("from com.example.person-viewer"))
+        // The apps write their log lines after the work they describe (a stored file is synced
+        // before its line): wait for the lines.
+        func log(_ container: String) -> String {
+            (try? String(contentsOfFile: root.appendingPathComponent(container + "/Library/launch.log").path, encoding: .utf8)) ?? ""
+        }
+        #expect(eventually { log(Self.viewerContainer).contains("answered exportPerson from com.example.person-editor") })
+        #expect(log(Self.viewerContainer).contains("Person Viewer opened \(root.path)/\(Self.viewerContainer)/Documents/Inbox/file.person from com.example.person-editor"))
+        #expect(eventually { log(Self.editorContainer).contains("from com.example.person-viewer") })
         // Every request was claimed: none is left behind.
         for container in [Self.viewerContainer, Self.editorContainer] {
             let left = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(container + "/Library/OpenRequests").path)
@@ -59,7 +62,10 @@ import Testing
         let back = try PropertyListReader.read(contentsOf: .init(stored)).value
         #expect(back["notes"]?.stringValue == notes)
         #expect(back["name"]?.stringValue == "Mary Somerville")
-        let log = try String(contentsOfFile: root.appendingPathComponent(Self.editorContainer + "/Library/launch.log").path, encoding: .utf8)
+        let logPath = root.appendingPathComponent(Self.editorContainer + "/Library/launch.log").path
+        // The editor logs what it stored after syncing the file: wait for the line.
+        #expect(eventually { ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("Person Editor stored") })
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
         let bytes = Int(log.split(separator: "(").last?.split(separator: " ").first ?? "") ?? 0
         #expect(bytes > 1 << 20)
         print("1 MiB round trip A -> B -> A: \(Int(Date().timeIntervalSince(start) * 1000)) ms, \(bytes) bytes of JSON")

@@ -2,6 +2,7 @@ import AppGroups
 import SharedDefaults
 import Synchronization
 import SystemCalls
+import ToolSupport
 
 /// What a member sees of the note: the file in the group container and the shared defaults.
 struct NoteView: Sendable {
@@ -12,7 +13,7 @@ struct NoteView: Sendable {
     func show() {
         let text = (try? FileSystem.read(container.path + "/note.txt")).map { String(decoding: $0, as: UTF8.self) } ?? "(no note)"
         let title = shared.string(forKey: "NoteTitle") ?? "(untitled)"
-        print("\(member.bundleIdentifier) sees: \(title) — \(text) [edits: \(shared.integer(forKey: "EditCount"))]")
+        Output.line("\(member.bundleIdentifier) sees: \(title) — \(text) [edits: \(shared.integer(forKey: "EditCount"))]")
     }
 }
 

@@ -14,11 +14,12 @@ import AppRegistry
 import PropertyLists
 import SharedDefaults
 import SystemCalls
+import ToolSupport
 
 let group = "group.com.example.notes"
 let words = Array(CommandLine.arguments.dropFirst())
 guard words.count >= 3 else {
-    print("usage: group-notes ROOT BUNDLE write TEXT | show | watch N")
+    Output.line("usage: group-notes ROOT BUNDLE write TEXT | show | watch N")
     CurrentProcess.exit(2)
 }
 let root = DeviceRoot(path: words[0])
@@ -38,7 +39,7 @@ do {
         }
         // Durable before the app says it saved.
         guard shared.synchronize() else { throw shared.lastError ?? .group(.noDeviceRoot(root.path)) }
-        print("\(member.bundleIdentifier) saved the note in \(container.path)")
+        Output.line("\(member.bundleIdentifier) saved the note in \(container.path)")
     case "show":
         view.show()
     case "watch":
@@ -49,17 +50,17 @@ do {
             view.show()
             seen.increment()
         }
-        print("\(member.bundleIdentifier) is watching \(group)")
+        Output.line("\(member.bundleIdentifier) is watching \(group)")
         while seen.value < wanted { Clock.sleep(0.01) }
         observation.cancel()
     default:
-        print("unknown command \(words[2])")
+        Output.line("unknown command \(words[2])")
         CurrentProcess.exit(2)
     }
 } catch let error as AppGroupError {
-    print("group-notes: \(error)")
+    Output.line("group-notes: \(error)")
     CurrentProcess.exit(1)
 } catch {
-    print("group-notes: \(error)")
+    Output.line("group-notes: \(error)")
     CurrentProcess.exit(1)
 }
