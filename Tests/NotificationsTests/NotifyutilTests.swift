@@ -15,7 +15,8 @@ struct NotifyutilTests {
         defer { waiter.stop() }
         // The waiter is registered once its process has its record in the table; post until seen.
         var seen = false
-        for _ in 0..<50 where !seen {
+        let deadline = Date().addingTimeInterval(60)
+        while !seen && Date() < deadline {
             let poster = try run(folder, ["-z", "0", "-p", "com.example.done"])
             #expect(poster.waitForExit() == 0)
             seen = waiter.waitForLine(startingWith: "com.example.done", timeout: 0.1) != nil
@@ -37,7 +38,8 @@ struct NotifyutilTests {
         let verbose = try run(folder, ["-v", "-1", "com.example.level"])
         defer { verbose.stop() }
         var line: String?
-        for _ in 0..<50 where line == nil {
+        let deadline = Date().addingTimeInterval(60)
+        while line == nil && Date() < deadline {
             #expect(try run(folder, ["-z", "0", "-p", "com.example.level"]).waitForExit() == 0)
             line = verbose.waitForLine(startingWith: "1", timeout: 0.1)
         }
@@ -67,7 +69,8 @@ struct NotifyutilTests {
         let waiter = try run(folder, ["-file", "-1", "f.name", "-check", "-1", "c.name", "-signal", "10", "-1", "s.name"])
         defer { waiter.stop() }
         var done = false
-        for _ in 0..<50 where !done {
+        let deadline = Date().addingTimeInterval(60)
+        while !done && Date() < deadline {
             #expect(try run(folder, ["-z", "0", "-p", "f.name", "-p", "c.name", "-p", "s.name"]).waitForExit() == 0)
             done = waiter.waitForExit(timeout: 0.3) != nil
         }
