@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestHelpers
 @testable import DesktopEntries
 
 /// A private session bus (dbus-daemon) for one test, with a service folder, stopped at the end.
@@ -82,8 +83,14 @@ final class PrivateBus {
         let ours = Self.waitFor(record)
         #expect(ours == "Open \(FileURI.from(path: document))\n")
         try FileManager.default.removeItem(atPath: record)
-        // GIO, same bus, same file: the same call (it waits for the name to go first).
-        usleep(200_000)
+        // GIO, same bus, same file: the same call. The first instance answers and then exits;
+        // until its name is gone the call could reach it on its way out, so wait for that.
+        #expect(eventually {
+            let owner = try? DesktopFixtures.run(["/usr/bin/gdbus", "call", "--address", bus.address, "--dest", "org.freedesktop.DBus",
+                                                  "--object-path", "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner",
+                                                  "org.example.Viewer"])
+            return owner?.out.contains("false") == true
+        }, "the first instance left the bus")
         _ = try DesktopFixtures.run([peer, "launch", desktop, document], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin", "HOME": dir])
         #expect(Self.waitFor(record) == ours)
         #expect(ours.contains("a%20report%20%231.pdf"))

@@ -177,7 +177,9 @@ import UniformTypes
         try p.run()
         let tmp = root.appendingPathComponent("Containers/com.example.person-viewer/tmp").path
         var copying = false
-        for _ in 0..<500 {
+        // Until the copy is seen or openin has ended (its start can take seconds on a loaded machine).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && p.isRunning {
             let partial = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
             if let name = partial.first, let size = try? FileManager.default.attributesOfItem(atPath: tmp + "/" + name)[.size] as? Int, size > 1 << 20 {
                 copying = true
