@@ -1,6 +1,6 @@
 // Linux calls the C library declares only under _GNU_SOURCE, which Swift's Glibc module does not
-// export: renameat2 (glibc 2.28+) and file leases; and <sys/xattr.h>, which it leaves out. Wrapped by hand because no Swift package
-// exposes them.
+// export: renameat2 (glibc 2.28+) and file leases; and <sys/xattr.h>, which it leaves out. Wrapped
+// by hand because no Swift package exposes them.
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
 #include <fcntl.h>

@@ -168,18 +168,12 @@ public struct DesktopApps: Sendable {
         return result
     }
 
-    /// Whether `id` exists in a folder more important than `folder` (GIO then ignores the
-    /// folder's associations for it: the more important file replaces it).
-    func isMasked(_ id: String, in folder: Int) -> Bool {
-        isMasked(records: index.records(for: id), in: folder)
-    }
-
-    /// ``isMasked(_:in:)`` for an association row (which links to its app's records).
-    func isMasked(_ row: DesktopAppIndex.Tweak) -> Bool { isMasked(records: row.records, in: row.folder) }
-
-    private func isMasked(records: Range<Int>, in folder: Int) -> Bool {
-        guard folder > 0, let first = records.first else { return false }
-        return index.recordFolder(first) < folder
+    /// Whether the row's app exists in a folder more important than the row's (GIO then ignores
+    /// the folder's associations for it: the more important file replaces it). The row links to
+    /// its app's records, most important folder first.
+    func isMasked(_ row: DesktopAppIndex.Tweak) -> Bool {
+        guard row.folder > 0, let first = row.records.first else { return false }
+        return index.recordFolder(first) < row.folder
     }
 
     // MARK: associations

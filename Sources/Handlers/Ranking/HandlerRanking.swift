@@ -164,18 +164,12 @@ public struct HandlerRanking: Sendable {
             // Each candidate's key once, not two per comparison (the key lowercases the app's
             // name), and indices moved instead of candidates: the sort was a twentieth of a query
             // that ranks 89 desktop apps. The same stable sort by the same order.
-            // The comparison sees integers only: each name and identifier is replaced by its
-            // place among the distinct names and identifiers, sorted once (180 desktop apps
-            // named "Document Viewer" compared their names, and their candidates were copied,
-            // in every comparison). The same order: names by `<`, then identifiers by `<`.
+            // The comparison sees keys and identifiers only, through the one rule (`precedes`):
+            // passing candidates copied each one (its claim's arrays and strings) per comparison.
             let candidates = Array(best.values)
-            let keys = candidates.map(HandlerRanking.orderKey)
-            let names = Dictionary(Set(keys.map(\.5)).sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-            let ids = Dictionary(Set(candidates.map(\.bundleIdentifier)).sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-            let ranks = zip(keys, candidates).map { key, candidate in
-                [key.0, key.1, key.2, key.3, key.4, names[key.5]!, ids[candidate.bundleIdentifier]!]
-            }
-            return candidates.indices.sorted { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }.map { candidates[$0] }
+            let keys = candidates.map { (HandlerRanking.orderKey($0), $0.bundleIdentifier) }
+            return candidates.indices.sorted { HandlerRanking.precedes(keys[$0].0, keys[$0].1, keys[$1].0, keys[$1].1) }
+                .map { candidates[$0] }
         }
     }
 
