@@ -26,7 +26,7 @@ final class BackgroundMerger: Sendable {
             return true
         }
         guard start else { return }
-        do { try SystemThread.start { self.run() } } catch {
+        do { try BackgroundThread.start { self.run() } } catch {
             pending.withLock { $0.running = false }
         }
     }

@@ -37,7 +37,7 @@ extension SharedDefaults {
         let observation = DefaultsObservation()
         let store = self.store
         do {
-            try SystemThread.start { [weak observation] in
+            try BackgroundThread.start { [weak observation] in
                 Self.watch(store, files: files, handler: handler) { observation?.isCancelled ?? true }
             }
         } catch { throw .system(error) }

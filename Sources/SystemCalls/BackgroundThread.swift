@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// A detached system thread running one closure: for loops that wait in `poll` for another
-/// process (a delivery loop must not occupy one of Swift concurrency's few shared threads).
+/// A detached system thread running one closure, for work that waits in a system call (`poll`
+/// for another process, a futex): such waits must not occupy one of Swift concurrency's few
+/// shared threads or a dispatch queue's. The one way this project starts a thread.
 package enum BackgroundThread {
     private final class Box {
         let body: @Sendable () -> Void
