@@ -30,15 +30,23 @@ public final class DesktopClipboard {
     /// A descriptor to wait on: readable when the display sent something.
     let descriptor: OwnedDescriptor
 
-    /// Connects to `display` (nil: the environment's) with `backend`.
-    /// - Throws: ``DesktopClipboardError`` with the reason (no display, no data-control).
-    public init(backend: Backend, display: String? = nil) throws(DesktopClipboardError) {
+    /// How long ``init(backend:display:timeout:)`` waits by default for a display to answer.
+    /// A display answers within milliseconds; one that accepted the connection and then says
+    /// nothing (an X server in its reset, a stuck compositor, a TCP display whose host is gone)
+    /// would otherwise hold the caller for good: neither libxcb nor libwayland-client bounds it.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    /// Connects to `display` (nil: the environment's) with `backend`, waiting at most `timeout`
+    /// for the display to answer.
+    /// - Throws: ``DesktopClipboardError`` with the reason (no display, no data-control, no
+    ///   answer in time).
+    public init(backend: Backend, display: String? = nil, timeout: Duration = DesktopClipboard.defaultTimeout) throws(DesktopClipboardError) {
         var message = [CChar](repeating: 0, count: 256)
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        let kind = backend == .x11 ? DC_BACKEND_X11 : DC_BACKEND_WAYLAND
         let opened: OpaquePointer? = message.withUnsafeMutableBufferPointer { buffer in
-            switch backend {
-            case .x11: dc_x11_open(display, buffer.baseAddress, buffer.count)
-            case .wayland: dc_wayland_open(display, buffer.baseAddress, buffer.count)
-            }
+            dc_open(kind, display, milliseconds, buffer.baseAddress, buffer.count)
         }
         guard let opened else {
             throw DesktopClipboardError(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

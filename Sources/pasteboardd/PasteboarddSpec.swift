@@ -17,6 +17,7 @@ let pasteboarddSpec = ToolSpec(
         VerbSpec("run", summary: "bridge until SIGTERM or SIGINT (or until the display goes away)", options: [
             OptionSpec("--backend", value: .choice(["auto", "x11", "wayland"]), help: "auto (default): Wayland when WAYLAND_DISPLAY is set, else X11"),
             OptionSpec("--display", value: .text("NAME"), help: "the display (else DISPLAY or WAYLAND_DISPLAY)"),
+            OptionSpec("--timeout", value: .number("SECONDS"), help: "give up when the display has not answered the connection after SECONDS (default 10)"),
             OptionSpec("--log-level", value: .choice(["trace", "debug", "info", "notice", "warning", "error"]), help: "logs on stderr, one logfmt line per event (default info)"),
         ], operandCount: 0...0),
     ],
@@ -25,5 +26,5 @@ let pasteboarddSpec = ToolSpec(
         ("pasteboardd run &", "bridge the session's display"),
         ("pasteboardd run --backend x11 --display :1", "one X display"),
     ],
-    exitStatus: [(0, "stopped by a signal"), (1, "no display, or the display went away"), (2, "usage errors")],
+    exitStatus: [(0, "stopped by a signal"), (1, "no display, a display that did not answer in time, or the display went away"), (2, "usage errors")],
     seeAlso: ["pbcopy(1)", "pbpaste(1)", "docs/pasteboards.md"])

@@ -16,7 +16,9 @@ ToolMain.run(pasteboarddSpec) { command in
         return 1
     }
     do {
-        let clipboard = try DesktopClipboard(backend: backend, display: command.value("--display"))
+        // Clamped: the C layer counts milliseconds in 32 bits (24 days).
+        let timeout = command.value("--timeout").flatMap(Double.init).map { Duration.milliseconds(Int64((min($0, 2_000_000) * 1000).rounded(.up))) }
+        let clipboard = try DesktopClipboard(backend: backend, display: command.value("--display"), timeout: timeout ?? DesktopClipboard.defaultTimeout)
         let store = PasteboardStore(root: DeviceRoot.resolve(explicit: command.value("--root")))
         try DesktopBridge(store: store, clipboard: clipboard, logger: logger).run()
     } catch {

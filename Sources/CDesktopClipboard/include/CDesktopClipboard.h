@@ -23,6 +23,13 @@ enum {
     DC_EVENT_DISCONNECTED = 4,
 };
 
+/// The two protocols.
+typedef enum dc_backend_kind { DC_BACKEND_X11 = 0, DC_BACKEND_WAYLAND = 1 } dc_backend_kind;
+
+/// Connects to a display of `backend` (NULL: the environment's) as dc_x11_open or
+/// dc_wayland_open do, waiting at most `timeout_ms` for the display to answer. NULL on failure
+/// or when the time ran out, with a message in `error`.
+dc_clipboard *dc_open(dc_backend_kind backend, const char *display, int timeout_ms, char *error, size_t error_size);
 /// Connects to an X11 display (NULL: $DISPLAY). NULL on failure, with a message in `error`.
 dc_clipboard *dc_x11_open(const char *display, char *error, size_t error_size);
 /// Connects to a Wayland display (NULL: $WAYLAND_DISPLAY). NULL on failure (no display, or a
