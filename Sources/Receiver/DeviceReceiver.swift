@@ -147,7 +147,7 @@ public struct DeviceReceiver {
             let container: AppContainer
             do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
             var counts: [MoveStatus: Int] = [:]
-            for entry in try Manifest.existing(at: container.manifest)?.entries() ?? [] { counts[entry.status, default: 0] += 1 }
+            for entry in try Manifest.entries(at: container.manifest) ?? [] { counts[entry.status, default: 0] += 1 }
             result.append(AppStatus(app: app, waiting: FileSystem.entries(of: container.inbox).count, counts: counts))
         }
         return result
@@ -159,7 +159,7 @@ public struct DeviceReceiver {
         for app in apps() {
             let container: AppContainer
             do { container = try AppContainer(bundleIdentifier: app, on: options.root) } catch { throw .app(error) }
-            result.append((app, try Manifest.existing(at: container.manifest)?.entries() ?? []))
+            result.append((app, try Manifest.entries(at: container.manifest) ?? []))
         }
         return result
     }

@@ -14,7 +14,8 @@ import SystemCalls
 /// yet removed). ``InboxMover/recover()`` settles every unfinished row at start.
 ///
 /// Opened read-only (``Access/readOnly``), it answers queries without creating, migrating or
-/// writing anything: `inboxd status` and `history` never change an app's files.
+/// writing anything; ``entries(at:)`` reads it without creating SQLite's side files either:
+/// `inboxd status` and `history` never change an app's files.
 public final class Manifest {
     /// How the manifest is opened.
     public enum Access: Sendable {
@@ -31,11 +32,18 @@ public final class Manifest {
     var statements: [String: OpaquePointer] = [:]
 
     /// Opens (or, read-write, creates) the manifest at `path`.
-    public init(path: String, access: Access = .readWrite) throws(ReceiverError) {
+    public convenience init(path: String, access: Access = .readWrite) throws(ReceiverError) {
+        try self.init(path: path, access: access, immutable: false)
+    }
+
+    /// `immutable`: read-only, as SQLite's `immutable=1` URI parameter opens a file: no locks, no
+    /// `-wal` or `-shm` file, nothing another connection wrote to them is seen.
+    init(path: String, access: Access, immutable: Bool) throws(ReceiverError) {
         var handle: OpaquePointer?
         let flags = access == .readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX
                                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let opened = sqlite3_open_v2(path, &handle, flags, nil)
+        let name = immutable && access == .readOnly ? Self.immutableURI(path) : path
+        let opened = sqlite3_open_v2(name, &handle, immutable ? flags | SQLITE_OPEN_URI : flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let handle { sqlite3_close_v2(handle) }
@@ -63,10 +71,52 @@ public final class Manifest {
         try execute("CREATE INDEX IF NOT EXISTS moves_unfinished ON moves(status) WHERE status IN ('moving', 'copied')")
     }
 
-    /// Opens the manifest at `path` read-only; `nil` when there is none yet.
-    public static func existing(at path: String) throws(ReceiverError) -> Manifest? {
+    /// Every row of the manifest at `path`, oldest first, read without changing any file; `nil`
+    /// when there is none yet.
+    ///
+    /// A read-only SQLite connection to a WAL database still creates its `-wal` and `-shm` files
+    /// when they are missing (they are when no connection has it open: the last one to close
+    /// removes them), and leaves them behind. So when they are missing the file is read as it
+    /// is, without them (``quietEntries(at:)``), and only when that cannot be trusted is it
+    /// opened read-only the usual way, next to a receiver that has it open anyway.
+    public static func entries(at path: String) throws(ReceiverError) -> [ManifestEntry]? {
         guard FileSystem.exists(path) else { return nil }
-        return try Manifest(path: path, access: .readOnly)
+        if let rows = quietEntries(at: path) { return rows }
+        return try Manifest(path: path, access: .readOnly).entries()
+    }
+
+    /// The rows read straight from the file when no connection has it open: no `-wal`, `-shm`
+    /// or `-journal` file beside it before and after the read, and the file itself unchanged
+    /// (a receiver that opened it meanwhile and checkpointed into it would change its times);
+    /// `nil` otherwise, or when the read failed (a checkpoint under it could tear it).
+    static func quietEntries(at path: String) -> [ManifestEntry]? {
+        func unopened() -> FileStatus? {
+            for side in ["-wal", "-shm", "-journal"] where FileSystem.exists(path + side) { return nil }
+            return FileSystem.status(path)
+        }
+        guard let before = unopened() else { return nil }
+        let rows: [ManifestEntry]? = {
+            guard let manifest = try? Manifest(path: path, access: .readOnly, immutable: true) else { return nil }
+            return try? manifest.entries()
+        }()
+        guard let rows, let after = unopened(), after == before else { return nil }
+        return rows
+    }
+
+    /// `path` as an SQLite URI with `immutable=1`: every byte but the unreserved ones and `/`
+    /// percent-encoded, since `?`, `#` and `%` mean something in a URI.
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     deinit {

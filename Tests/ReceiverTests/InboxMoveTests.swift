@@ -182,6 +182,45 @@ import UniformTypes
         #expect(judged.contains("n\\xff.txt -> Documents/n\\xff.txt"), "\(judged)")
         #expect(try TestSupport.run(TestSupport.inboxd, ["twice"]).status == 2)
     }
+
+    /// `status` and `history` change no file of an app: a manifest no receiver has open is read
+    /// without the `-wal` and `-shm` files a read-only SQLite connection would create (and leave),
+    /// also under a root whose path has `?`, `#` and `%` in it (the URI that says so escapes them);
+    /// with a receiver holding it open, rows still in its write-ahead log are counted.
+    @Test func statusAndHistoryCreateNoFileBesideTheManifest() throws {
+        let root = try TestSupport.temporaryDirectory().appendingPathComponent("odd ?#% root")
+        let container = try AppContainer(bundleIdentifier: "com.example.app", on: DeviceRoot(path: root.path))
+        try container.create()
+        for i in 0..<3 { try TestSupport.writeFile(Data("document \(i)".utf8), to: URL(fileURLWithPath: container.inbox + "/doc\(i).txt")) }
+        #expect(try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path]).status == 0)
+        func library() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: container.library) where !name.hasPrefix(".") {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: container.library + "/" + name, isDirectory: &isFolder), !isFolder.boolValue {
+                    files[name] = FileManager.default.contents(atPath: container.library + "/" + name)
+                }
+            }
+            return files
+        }
+        let before = try library()
+        #expect(before.keys.sorted() == ["Manifest.sqlite"], "\(before.keys.sorted())")
+        let modified = try FileManager.default.attributesOfItem(atPath: container.manifest)[.modificationDate] as? Date
+        let status = try TestSupport.run(TestSupport.inboxd, ["status", "--root", root.path])
+        #expect(status.out == "com.example.app: 0 waiting in the Inbox, 3 stored, 0 quarantined, 0 unfinished\n", "\(status.out)\(status.stderr)")
+        let history = try TestSupport.run(TestSupport.inboxd, ["history", "--json", "--root", root.path])
+        #expect((try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])?.count == 3, "\(history.out)\(history.stderr)")
+        #expect(try library() == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: container.manifest)[.modificationDate] as? Date == modified)
+        // A receiver holds the manifest open with an unfinished move in its log: seen.
+        let writer = try Manifest(path: container.manifest)
+        let file = try #require(FileSystem.status(container.manifest))
+        _ = try writer.beginMoves([MoveIntent(name: Array("late.txt".utf8), planned: "late.txt", status: file, sha256: String(repeating: "0", count: 64), request: nil, type: nil)])
+        #expect(FileManager.default.fileExists(atPath: container.manifest + "-wal"))
+        let open = try TestSupport.run(TestSupport.inboxd, ["status", "--root", root.path]).out
+        #expect(open == "com.example.app: 0 waiting in the Inbox, 3 stored, 0 quarantined, 1 unfinished\n", "\(open)")
+        withExtendedLifetime(writer) {}
+    }
 }
 
 /// Case 7 and 32: `inboxd` killed with SIGKILL at each step of a move, then run again: every file
