@@ -13,6 +13,12 @@ int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
 
+int di_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+short di_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
+
 int di_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }

@@ -25,8 +25,17 @@ struct DesktopSheet {
         selection = linux.select(types: documents.map { detector.type(ofFileAt: $0).type }, registry: registry, everyApp: everyApp)
     }
 
-    /// `openin watch`: the index watcher for this process's XDG folders, until it is stopped.
-    static func watch() throws(OpeninCommands.Failure) -> Int32 {
+    /// Starts `openin watch --idle-exit …` as a daemon when `autostart` allows it and later
+    /// queries would gain from it (``DesktopEntries/DesktopApps/wouldGainFromWatcher``). Two
+    /// queries may both start one: the second watcher finds the name taken and exits.
+    func startWatcherIfWorthwhile(_ autostart: WatcherAutostart) {
+        guard autostart == .auto, linux.apps.wouldGainFromWatcher, let program = CurrentProcess.executablePath() else { return }
+        _ = try? Spawn.daemon([program, "watch", "--idle-exit", String(Int(WatcherAutostart.idleExit))])
+    }
+
+    /// `openin watch`: the index watcher for this process's XDG folders, until it is stopped (or
+    /// until no query has asked for `idleExit` seconds).
+    static func watch(idleExit: Double?) throws(OpeninCommands.Failure) -> Int32 {
         let watcher: IndexWatcher
         do { watcher = try IndexWatcher(report: { Output.error("openin: " + $0) }) } catch where error.errno == .addressInUse {
             throw OpeninCommands.Failure(message: "a watcher for these desktop folders is already running")
@@ -34,7 +43,7 @@ struct DesktopSheet {
             throw OpeninCommands.Failure(message: "cannot watch the desktop folders: \(error)")
         }
         Output.error("openin: watching \(watcher.folderCount) folders of desktop applications and associations")
-        do { try watcher.run() } catch { throw OpeninCommands.Failure(message: "watching stopped: \(error)") }
+        do { try watcher.run(idleExit: idleExit) } catch { throw OpeninCommands.Failure(message: "watching stopped: \(error)") }
         return 0
     }
 

@@ -1,4 +1,5 @@
 import AppRegistry
+import DesktopEntries
 import Handlers
 import PropertyLists
 import SystemCalls
@@ -24,7 +25,7 @@ struct OpeninCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        if command.verb == "watch" { return try DesktopSheet.watch() }
+        if command.verb == "watch" { return try DesktopSheet.watch(idleExit: command.value("--idle-exit").flatMap(Double.init)) }
         if command.verb == "default" { return try DefaultsCommand(root: root, registry: try registry(), json: command.flag("--json")).run(command.operands) }
         let documents = command.operands
         guard !documents.isEmpty else { throw Failure(message: "name at least one document (see openin --help)") }
@@ -33,6 +34,8 @@ struct OpeninCommands {
         for path in documents where FileSystem.status(path) == nil {
             throw Failure(message: "\(path): \(FileSystem.linkStatus(path) == nil ? "no such file" : "a link to nothing")")
         }
+        let autostart: WatcherAutostart
+        do { autostart = try WatcherAutostart.current() } catch { throw Failure(message: "\(error)") }
         let explainAll = command.flag("--all") || command.value("--to") != nil
         // The apps as the registry recorded them (it is rebuilt whenever an app is registered or
         // removed): only those that can matter for these documents, unless every app must be
@@ -82,15 +85,19 @@ struct OpeninCommands {
             }
             return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)
         }
+        // Once the answer is out, a watcher is started if later queries would gain from one.
+        defer { desktop?.startWatcherIfWorthwhile(autostart) }
         // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
         // the process's exit frees them at once instead of object by object (a twentieth of a
         // `--list --json` on 2,650 desktop files), as plutil does.
         if command.flag("--json") {
             Output.text(SheetText.json(sheet, all: command.flag("--all"), details: desktop?.json))
+            desktop?.startWatcherIfWorthwhile(autostart)
             withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0) }
         }
         if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
             Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"), details: desktop?.explanation))
+            desktop?.startWatcherIfWorthwhile(autostart)
             withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty ? 1 : 0) }
         }
         guard let choice = InteractiveSheet(sheet: sheet).run() else {

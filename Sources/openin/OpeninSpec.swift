@@ -17,7 +17,9 @@ let openinSpec = ToolSpec(
                  operandCount: 1...3),
         VerbSpec("watch", operands: "",
                  summary: "keep watching this session's desktop applications and associations, so that queries need not look at every .desktop file (runs until stopped; the user unit openin-watch.service runs it)",
-                 discussion: ["A query asks the watcher whether anything changed since its index was last checked; without a watcher it looks at every file itself, with the same answers. One watcher per user and set of XDG folders: a second one exits with status 2. docs/desktop-apps.md."],
+                 discussion: ["A query asks the watcher whether anything changed since its index was last checked; without a watcher it looks at every file itself, with the same answers. One watcher per user and set of XDG folders: a second one exits with status 2. docs/desktop-apps.md.",
+                              "When none runs and the index is built from 1,000 files and folders or more, a query starts one itself after answering (openin watch --idle-exit 600, in a session of its own); DOCUMENT_INTERCHANGE_AUTOWATCH=off prevents it."],
+                 options: [OptionSpec("--idle-exit", value: .number("SECONDS"), help: "exit when no query has asked for SECONDS")],
                  operandCount: 0...0),
     ],
     options: [

@@ -93,6 +93,91 @@ import TestHelpers
         #expect(tree.apps().applications(for: "image/png").map(\.app.id).contains("gedit.desktop"))
     }
 
+    /// The processes running `openin watch --idle-exit …` (started by a query) for `tree`: their
+    /// environment names its cache folder.
+    static func autostarted(for tree: DesktopFixtures.Tree) -> [Int32] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
+        return ids.filter { id in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(id)/cmdline"),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(id)/environ") else { return false }
+            let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return words.dropFirst().starts(with: ["watch", "--idle-exit"])
+                && environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "XDG_CACHE_HOME=\(tree.cache)" }
+        }
+    }
+
+    /// A query starts a watcher itself, once it has answered, when its index has 1,000 sources or
+    /// more (DOCUMENT_INTERCHANGE_AUTOWATCH unset: `auto`): a daemon in a session of its own that
+    /// holds none of the query's descriptors (the output pipe read to its end here would
+    /// otherwise never end), whose answers the next queries use. None for a small tree or with
+    /// `off`; a misspelt value is an error and starts nothing. `--idle-exit` ends a watcher that
+    /// no query asks.
+    @Test func aQueryStartsAWatcherForALargeTreeOnly() throws {
+        let tree = try DesktopFixtures.tree()
+        let document = tree.root.appendingPathComponent("photo.png").path
+        try FileManager.default.copyItem(atPath: TestSupport.packageRoot.appendingPathComponent("Samples/Documents/photo.png").path, toPath: document)
+        func query(_ setting: String? = nil) throws -> DesktopFixtures.Output {
+            var environment = tree.gioEnvironment
+            environment[WatcherAutostart.variable] = setting
+            return try DesktopFixtures.run(["/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" } + [TestSupport.openin, "--list", "--json", document])
+        }
+        defer { for id in Self.autostarted(for: tree) { kill(id, SIGKILL) } }
+        // A watcher binds its name within milliseconds of starting; one that was started would
+        // answer well within this.
+        func noneStarted() -> Bool {
+            usleep(500_000)
+            return IndexWatch.token(for: tree.locations) == nil && Self.autostarted(for: tree).isEmpty
+        }
+
+        let small = try query()
+        #expect(small.status == 0 && small.out.contains("eog.desktop"), "\(small.err)")
+        #expect(tree.apps().index.sourceCount < WatcherAutostart.threshold)
+        #expect(noneStarted(), "a watcher for a tree of \(tree.apps().index.sourceCount) sources")
+
+        for i in 0..<WatcherAutostart.threshold {
+            try tree.write("[Desktop Entry]\nType=Application\nName=Bulk \(i)\nExec=true\nMimeType=text/x-bulk-\(i);\n", to: "home/applications/bulk/app\(i).desktop")
+        }
+        let misspelt = try query("of")
+        #expect(misspelt.status == 2 && misspelt.err == "openin: DOCUMENT_INTERCHANGE_AUTOWATCH must be auto or off, not 'of'\n", "\(misspelt.err)")
+        #expect(noneStarted())
+        let off = try query("off")
+        #expect(off.status == 0 && off.out.contains("eog.desktop"), "\(off.err)")
+        #expect(tree.apps().index.sourceCount >= WatcherAutostart.threshold)
+        #expect(noneStarted())
+
+        let started = try query()
+        #expect(started.status == 0 && started.out == off.out, "\(started.err)")
+        #expect(eventually { IndexWatch.token(for: tree.locations) != nil }, "the started watcher answers")
+        let watchers = Self.autostarted(for: tree)
+        #expect(watchers.count == 1, "\(watchers)")
+        for id in watchers {
+            // /proc/PID/stat: "PID (comm) STATE PPID PGRP SESSION …": a session of its own.
+            let stat = try String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8)
+            let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+            #expect(fields[3] == "\(id)", "session \(fields[3])")
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/fd").sorted()
+            #expect(descriptors == ["0", "1", "2", "3", "4"], "\(descriptors)")
+            for standard in ["0", "1", "2"] {
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(id)/fd/\(standard)") == "/dev/null")
+            }
+        }
+        #expect(eventually { Self.isVouched(tree.apps()) }, "later queries use its answers")
+        // Another query while it runs starts no second one.
+        #expect(try query().status == 0)
+        usleep(300_000)
+        #expect(Self.autostarted(for: tree) == watchers)
+        for id in watchers { kill(id, SIGKILL) }
+        #expect(eventually { IndexWatch.token(for: tree.locations) == nil })
+
+        // --idle-exit: gone once no query has asked for that long.
+        let environment = tree.gioEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let idle = try ProbeProcess("/usr/bin/env", ["-i"] + environment + [TestSupport.openin, "watch", "--idle-exit", "1"])
+        let start = Date()
+        #expect(eventually { IndexWatch.token(for: tree.locations) != nil })
+        #expect(idle.waitForExit(timeout: 60) == 0)
+        #expect(Date().timeIntervalSince(start) >= 1)
+    }
+
     /// The watcher watches what the index records: the sources of a full build are exactly those
     /// the watcher's walk lists.
     @Test func theWatchedSourcesAreTheIndexSources() throws {

@@ -58,6 +58,11 @@ int di_pipe_cloexec(int fds[2]);
 
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child starts in `path`.
 int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+): every descriptor from `from` up is
+/// closed in the child.
+int di_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+/// POSIX_SPAWN_SETSID (glibc 2.26+): the child starts a session of its own.
+short di_spawn_setsid_flag(void);
 
 /// pthread_mutex_clocklock(CLOCK_MONOTONIC) (glibc 2.30+): a timed wait that a change of the
 /// wall clock does not stretch or cut.

@@ -33,6 +33,17 @@ public struct DesktopApps: Sendable {
     public let origin: IndexOrigin
     /// Finds programs for `TryExec=` and `Exec=` (GIO does not count an entry whose program is not installed).
     let findProgram: @Sendable (String) -> String?
+    /// Whether a running watcher (``IndexWatcher``) answered this query's question.
+    public let watcherAnswered: Bool
+
+    /// Whether starting a watcher would spare later queries more than it costs: none answered,
+    /// the index is a cached file (where the watcher's token is recorded), and its freshness
+    /// check looks at ``WatcherAutostart/threshold`` files and folders or more.
+    public var wouldGainFromWatcher: Bool {
+        guard !watcherAnswered, index.sourceCount >= WatcherAutostart.threshold else { return false }
+        if case .inMemory = origin { return false }
+        return true
+    }
 
     /// The cache folder: `$XDG_CACHE_HOME/document-interchange`, else `~/.cache/document-interchange`.
     public static var defaultCacheDirectory: String {
@@ -63,6 +74,7 @@ public struct DesktopApps: Sendable {
             let path = Self.indexPath(for: locations, in: cacheDirectory)
             // Asked first: whatever changes after the answer changes the token again.
             let token = IndexWatch.token(for: locations)
+            watcherAnswered = token != nil
             if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations) {
                 if let token, cached.watchToken == token {
                     index = cached
@@ -87,6 +99,7 @@ public struct DesktopApps: Sendable {
             index = DesktopAppIndex(bytes: bytes)!
             origin = .inMemory
         } else {
+            watcherAnswered = false
             var builder = IndexBuilder(locations: locations)
             index = DesktopAppIndex(bytes: builder.build())!
             origin = .inMemory

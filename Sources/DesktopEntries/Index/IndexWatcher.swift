@@ -51,14 +51,22 @@ public final class IndexWatcher {
     /// The number of folders watched.
     public var folderCount: Int { watchOfFolder.count }
 
-    /// Answers queries and follows changes; returns only when waiting fails.
-    public func run() throws(SystemCallError) {
+    /// Answers queries and follows changes. Returns when no question came for `idleExit`
+    /// seconds (`nil`: never); throws when waiting fails.
+    public func run(idleExit: Double? = nil) throws(SystemCallError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
         defer { buffer.deallocate() }
+        var lastQuestion = Clock.monotonic()
         while true {
-            let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: nil)
+            var timeout: Double?
+            if let idleExit {
+                timeout = lastQuestion + idleExit - Clock.monotonic()
+                if timeout! <= 0 { return }
+            }
+            let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: timeout)
             if ready[0] { try follow() }
             guard ready[1] else { continue }
+            lastQuestion = Clock.monotonic()
             var askers: [[UInt8]] = []
             while let received = try socket.receive(into: buffer) {
                 guard received.senderUser == ProcessSignals.userID, received.count > 0, received.count < buffer.count else { continue }

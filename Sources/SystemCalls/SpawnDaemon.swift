@@ -1,0 +1,40 @@
+import CSystemShims
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension Spawn {
+    /// Starts `arguments` (the program by its path) as a daemon of our environment, and does not
+    /// wait for it: in a session of its own (a terminal's hang-up or Ctrl-C does not reach it),
+    /// in `/` (it holds no folder busy), with standard input, output and error on `/dev/null` and
+    /// no other descriptor of ours (a caller reading our output to its end, `$(openin …)`, must
+    /// not wait for the daemon). The caller reaps it or exits. The corresponding C function is
+    /// `posix_spawn`.
+    /// - Returns: the daemon's process id.
+    @discardableResult
+    package static func daemon(_ arguments: [String]) throws(SystemCallError) -> Int32 {
+        guard let program = arguments.first else { throw SystemCallError(.spawn, errno: .invalidArgument) }
+        if let forced = FaultInjection.failure(of: .spawn, path: program) { throw SystemCallError(.spawn, path: program, errno: forced) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        di_spawn_addclosefrom(&actions, 3)
+        di_spawn_addchdir(&actions, "/")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, di_spawn_setsid_flag())
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: status)) }
+        return pid
+    }
+}
