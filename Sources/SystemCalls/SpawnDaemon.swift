@@ -9,7 +9,8 @@ import Musl
 extension Spawn {
     /// Starts `arguments` (the program by its path) as a daemon of our environment, and does not
     /// wait for it: in a session of its own (a terminal's hang-up or Ctrl-C does not reach it),
-    /// in `/` (it holds no folder busy), with standard input, output and error on `/dev/null` and
+    /// in `/` (it holds no folder busy), with every signal at its default and none blocked,
+    /// with standard input, output and error on `/dev/null` and
     /// no other descriptor of ours (a caller reading our output to its end, `$(openin …)`, must
     /// not wait for the daemon). The caller reaps it or exits. The corresponding C function is
     /// `posix_spawn`.
@@ -29,7 +30,14 @@ extension Spawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, di_spawn_setsid_flag())
+        // Every signal at its default and none blocked: a daemon must not inherit a SIGPIPE the
+        // caller ignores or a SIGTERM it blocked to read from a signalfd.
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, di_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -160,6 +160,14 @@ import TestHelpers
             for standard in ["0", "1", "2"] {
                 #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(id)/fd/\(standard)") == "/dev/null")
             }
+            // No signal blocked or ignored (the test runner ignores SIGPIPE, which would pass on),
+            // except signals 32 and 33, which glibc keeps for itself and posix_spawn leaves alone.
+            let status = try String(contentsOfFile: "/proc/\(id)/status", encoding: .utf8).split(separator: "\n")
+            for mask in ["SigBlk:", "SigIgn:"] {
+                let line = status.first { $0.hasPrefix(mask) }
+                let bits = line.flatMap { UInt64($0.dropFirst(mask.count).trimmingCharacters(in: .whitespaces), radix: 16) }
+                #expect(bits.map { $0 & ~(UInt64(1) << 31 | UInt64(1) << 32) } == 0, "\(line.map(String.init) ?? mask)")
+            }
         }
         #expect(eventually { Self.isVouched(tree.apps()) }, "later queries use its answers")
         // Another query while it runs starts no second one.
