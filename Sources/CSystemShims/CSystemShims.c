@@ -19,6 +19,15 @@ int di_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
 
 short di_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
 
+int di_ofd_trylock_range(int fd, int exclusive, long long start, long long length) {
+    struct flock lock = {0};
+    lock.l_type = exclusive ? F_WRLCK : F_RDLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = (off_t)start;
+    lock.l_len = (off_t)length;
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
 int di_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }

@@ -77,36 +77,64 @@ public final class Manifest {
     /// A read-only SQLite connection to a WAL database still creates its `-wal` and `-shm` files
     /// when they are missing (they are when no connection has it open: the last one to close
     /// removes them), and leaves them behind. So when they are missing the file is read as it
-    /// is, without them (``quietEntries(at:)``), and only when that cannot be trusted is it
-    /// opened read-only the usual way, next to a receiver that has it open anyway.
+    /// is, without them (``quietRead(at:)``); a read that a receiver came and went during is
+    /// done again, twice at most. Only next to a receiver that has the file open (its side
+    /// files exist anyway), or after those attempts, is it opened read-only the usual way.
     public static func entries(at path: String) throws(ReceiverError) -> [ManifestEntry]? {
         guard FileSystem.exists(path) else { return nil }
-        if let rows = quietEntries(at: path) { return rows }
+        attempts: for _ in 0..<3 {
+            switch quietRead(at: path) {
+            case .read(let rows): return rows
+            case .inUse: break attempts
+            case .changed: continue
+            }
+        }
         return try Manifest(path: path, access: .readOnly).entries()
     }
 
-    /// The rows read straight from the file when no connection has it open: no `-wal`, `-shm`
-    /// or `-journal` file beside it before and after the read, and the file itself unchanged
-    /// (a receiver that opened it meanwhile and checkpointed into it would change its times);
-    /// `nil` otherwise, or when the read failed (a checkpoint under it could tear it).
-    static func quietEntries(at path: String) -> [ManifestEntry]? {
-        func unopened() -> FileStatus? {
-            for side in ["-wal", "-shm", "-journal"] where FileSystem.exists(path + side) { return nil }
-            return FileSystem.status(path)
+    /// How a read of the file as it is went.
+    enum QuietRead {
+        /// Read, and nothing wrote to the file meanwhile.
+        case read([ManifestEntry])
+        /// A connection has it open: its side files exist.
+        case inUse
+        /// A connection came (and maybe went) during the read, or held the file locked: the
+        /// rows may be torn.
+        case changed
+    }
+
+    /// SQLite's SHARED lock range of a database file (`SHARED_FIRST`, `SHARED_SIZE` of its unix
+    /// VFS: 510 bytes after the pending and reserved bytes at 1 GiB).
+    static let sharedLockRange: (start: Int64, count: Int64) = (0x4000_0002, 510)
+
+    /// The rows read straight from the file when no connection has it open. While it reads it
+    /// holds a shared lock on SQLite's SHARED range, as a reader connection does: a receiver
+    /// that opens the file meanwhile can write to it (its log, even a checkpoint into the file)
+    /// but cannot take the exclusive lock that its last close needs to remove its `-wal`. So
+    /// the read counts only when no `-wal`, `-shm` or `-journal` file is beside the file after
+    /// it as before, and the file stats the same (size, times, inode): a check that holds
+    /// whatever the granularity of the file system's clock.
+    static func quietRead(at path: String) -> QuietRead {
+        func inUse() -> Bool { ["-wal", "-shm", "-journal"].contains { FileSystem.exists(path + $0) } }
+        guard !inUse() else { return .inUse }
+        guard let file = try? OwnedDescriptor.open(path, .readOnly),
+              (try? file.tryLock(.shared, bytes: sharedLockRange.start, count: sharedLockRange.count)) == true else { return .changed }
+        return withExtendedLifetime(file) {
+            guard let before = FileSystem.status(path), !inUse() else { return .changed }
+            let rows: [ManifestEntry]? = {
+                guard let manifest = try? Manifest(path: path, access: .readOnly, immutable: true) else { return nil }
+                return try? manifest.entries()
+            }()
+            guard let rows, !inUse(), FileSystem.status(path) == before else { return .changed }
+            return .read(rows)
         }
-        guard let before = unopened() else { return nil }
-        let rows: [ManifestEntry]? = {
-            guard let manifest = try? Manifest(path: path, access: .readOnly, immutable: true) else { return nil }
-            return try? manifest.entries()
-        }()
-        guard let rows, let after = unopened(), after == before else { return nil }
-        return rows
     }
 
     /// `path` as an SQLite URI with `immutable=1`: every byte but the unreserved ones and `/`
-    /// percent-encoded, since `?`, `#` and `%` mean something in a URI.
+    /// percent-encoded, since `?`, `#` and `%` mean something in a URI; an absolute path after
+    /// an empty authority (`file://` + `/…`), so that `//x` is not read as a host.
     static func immutableURI(_ path: String) -> String {
-        var uri = "file:"
+        var uri = path.hasPrefix("/") ? "file://" : "file:"
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

@@ -210,6 +210,8 @@ import UniformTypes
         #expect(status.out == "com.example.app: 0 waiting in the Inbox, 3 stored, 0 quarantined, 0 unfinished\n", "\(status.out)\(status.stderr)")
         let history = try TestSupport.run(TestSupport.inboxd, ["history", "--json", "--root", root.path])
         #expect((try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])?.count == 3, "\(history.out)\(history.stderr)")
+        // The same file by a path that starts with "//" (not a URI's host).
+        #expect(try TestSupport.run(TestSupport.inboxd, ["status", "--root", "/" + root.path]).out == status.out)
         #expect(try library() == before)
         #expect(try FileManager.default.attributesOfItem(atPath: container.manifest)[.modificationDate] as? Date == modified)
         // A receiver holds the manifest open with an unfinished move in its log: seen.
@@ -220,6 +222,31 @@ import UniformTypes
         let open = try TestSupport.run(TestSupport.inboxd, ["status", "--root", root.path]).out
         #expect(open == "com.example.app: 0 waiting in the Inbox, 3 stored, 0 quarantined, 1 unfinished\n", "\(open)")
         withExtendedLifetime(writer) {}
+    }
+
+    /// What the quiet read's check rests on: while a reader holds SQLite's SHARED range, a
+    /// connection that opens the manifest, writes and closes (the last one) cannot remove its
+    /// `-wal`, so a read it came and went during is seen to have been disturbed. Without the
+    /// lock it removes it, and nothing would show it had been there but the file's times.
+    @Test func aReceiverThatComesAndGoesDuringAQuietReadLeavesItsLog() throws {
+        let root = try TestSupport.temporaryDirectory()
+        let path = root.appendingPathComponent("Manifest.sqlite").path
+        let status = try #require(FileSystem.status(root.path))
+        func write(_ name: String) throws {
+            let manifest = try Manifest(path: path)
+            _ = try manifest.beginMoves([MoveIntent(name: Array(name.utf8), planned: name, status: status, sha256: String(repeating: "0", count: 64), request: nil, type: nil)])
+        }
+        try write("first")
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the last close removes the log")
+        guard case .read(let rows) = Manifest.quietRead(at: path) else { Issue.record("not read quietly"); return }
+        #expect(rows.count == 1)
+        let reader = try OwnedDescriptor.open(path, .readOnly)
+        #expect(try reader.tryLock(.shared, bytes: Manifest.sharedLockRange.start, count: Manifest.sharedLockRange.count))
+        try write("second")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "a close without the exclusive lock leaves the log")
+        guard case .inUse = Manifest.quietRead(at: path) else { Issue.record("a left log is not seen"); return }
+        withExtendedLifetime(reader) {}
+        #expect(try Manifest.entries(at: path)?.count == 2)
     }
 }
 

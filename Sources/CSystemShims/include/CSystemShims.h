@@ -61,6 +61,9 @@ int di_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+): every descriptor from `from` up is
 /// closed in the child.
 int di_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+/// fcntl(F_OFD_SETLK): an open-file-description lock on `length` bytes from `start`, shared or
+/// exclusive, without waiting; -1 with errno EAGAIN when a conflicting lock is held.
+int di_ofd_trylock_range(int fd, int exclusive, long long start, long long length);
 /// POSIX_SPAWN_SETSID (glibc 2.26+): the child starts a session of its own.
 short di_spawn_setsid_flag(void);
 
