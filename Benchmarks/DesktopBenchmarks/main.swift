@@ -81,11 +81,21 @@ func output(_ argv: [String], _ environment: [String]) -> String {
 /// `DOCUMENT_INTERCHANGE_AUTOWATCH` (DesktopEntries' WatcherAutostart, not linked here).
 let WatcherAutostartVariable = "DOCUMENT_INTERCHANGE_AUTOWATCH"
 
-/// Stops watchers that queries started (`openin watch --idle-exit`); whether there was one.
+/// Stops the watchers that queries started (`openin watch --idle-exit`) for the tree whose cache
+/// folder is `cache` (its environment names it: other users' and trees' watchers are left alone);
+/// whether there was one.
 @discardableResult
-func killAutostarted() -> Bool {
-    // "exi[t]": the shell running pkill has the pattern in its own command line, which must not match.
-    let found = Bench.shell("pkill -f 'openin watch --idle-exi[t]'; echo $?").out.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+func killAutostarted(cache: String) -> Bool {
+    var found = false
+    for id in ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init) {
+        guard let command = FileManager.default.contents(atPath: "/proc/\(id)/cmdline"),
+              let environment = FileManager.default.contents(atPath: "/proc/\(id)/environ") else { continue }
+        let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard words.dropFirst().starts(with: ["watch", "--idle-exit"]),
+              environment.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == "XDG_CACHE_HOME=\(cache)" }) else { continue }
+        kill(id, SIGTERM)
+        found = true
+    }
     usleep(100_000)
     return found
 }
@@ -142,9 +152,9 @@ for n in sizes {
         // As installed: a query starts a watcher itself when its index has 1,000 sources or more
         // (DOCUMENT_INTERCHANGE_AUTOWATCH, docs/desktop-apps.md), so at 2,650 files the first
         // start leaves one running for the rest (and for gio); at 400 none is started.
-        killAutostarted()
+        killAutostarted(cache: cache)
         measure("default (a watcher started by the first query when worth it)", before: nil, beforeGIO: nil, environment: environment)
-        print("    watcher started by the queries: \(killAutostarted() ? "yes" : "no")")
+        print("    watcher started by the queries: \(killAutostarted(cache: cache) ? "yes" : "no")")
         measure("warm, no watcher (DOCUMENT_INTERCHANGE_AUTOWATCH=off)", before: nil, beforeGIO: nil)
         // `openin watch` for the same folders: our queries skip the stat per desktop file. The
         // watcher's inotify marks also speed gio up (its exit no longer waits for the kernel to

@@ -4,10 +4,13 @@
 // host went away), and wl_display_roundtrip for a compositor that never replies. Neither has a
 // timeout option, so the open runs on a thread of its own and the caller waits for it at most
 // `timeout_ms`. A thread left waiting owns its job: when its open ends after all, it closes what
-// it opened and frees the job.
+// it opened and frees the job. (The Swift side starts its threads with BackgroundThread; this one
+// is started here because the job it shares with its caller is C's.) The thread blocks every
+// signal: one left waiting must not take a SIGTERM meant for the caller's signalfd.
 #include "common.h"
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 
 typedef struct open_job {
@@ -62,8 +65,14 @@ dc_clipboard *dc_open(dc_backend_kind backend, const char *display, int timeout_
     pthread_cond_init(&job->finished_signal, &attributes);
     pthread_condattr_destroy(&attributes);
 
+    if (timeout_ms < 1) timeout_ms = 1;
+    // The thread starts with the mask in force when it is created: every signal blocked.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
     pthread_t thread;
     int status = pthread_create(&thread, NULL, open_thread, job);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (status != 0) {
         job_free(job);
         snprintf(error, error_size, "cannot start a thread: %s", strerror(status));

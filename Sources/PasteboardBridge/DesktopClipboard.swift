@@ -43,7 +43,8 @@ public final class DesktopClipboard {
     public init(backend: Backend, display: String? = nil, timeout: Duration = DesktopClipboard.defaultTimeout) throws(DesktopClipboardError) {
         var message = [CChar](repeating: 0, count: 256)
         let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        // Clamped before it is multiplied: the C layer counts milliseconds in 32 bits (24 days).
+        let milliseconds = Int32(clamping: max(1, min(seconds, 2_000_000) * 1000 + attoseconds / 1_000_000_000_000_000))
         let kind = backend == .x11 ? DC_BACKEND_X11 : DC_BACKEND_WAYLAND
         let opened: OpaquePointer? = message.withUnsafeMutableBufferPointer { buffer in
             dc_open(kind, display, milliseconds, buffer.baseAddress, buffer.count)

@@ -22,11 +22,6 @@ extension Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        di_spawn_addclosefrom(&actions, 3)
-        di_spawn_addchdir(&actions, "/")
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -35,9 +30,19 @@ extension Spawn {
         var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, di_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Each step must take: a daemon left holding our output pipe would hold up whoever reads
+        // it to its end. (They fail only for want of memory.)
+        let steps: [Int32] = [
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0),
+            posix_spawn_file_actions_adddup2(&actions, 1, 2),
+            di_spawn_addclosefrom(&actions, 3),
+            di_spawn_addchdir(&actions, "/"),
+            posix_spawnattr_setsigmask(&attributes, &none),
+            posix_spawnattr_setsigdefault(&attributes, &all),
+            posix_spawnattr_setflags(&attributes, di_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)),
+        ]
+        if let failed = steps.first(where: { $0 != 0 }) { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: failed)) }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -36,6 +36,9 @@ struct DesktopSheet {
     /// `openin watch`: the index watcher for this process's XDG folders, until it is stopped (or
     /// until no query has asked for `idleExit` seconds).
     static func watch(idleExit: Double?) throws(OpeninCommands.Failure) -> Int32 {
+        guard DesktopLocations.current().isAbsolute else {
+            throw OpeninCommands.Failure(message: "HOME is not an absolute path, so the desktop folders depend on the working folder: queries do not ask a watcher about them")
+        }
         let watcher: IndexWatcher
         do { watcher = try IndexWatcher(report: { Output.error("openin: " + $0) }) } catch where error.errno == .addressInUse {
             throw OpeninCommands.Failure(message: "a watcher for these desktop folders is already running")

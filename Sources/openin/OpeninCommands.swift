@@ -58,6 +58,9 @@ struct OpeninCommands {
         let exclude = Set(command.all("--exclude"))
         // Linux desktop applications beside the registered bundles (DesktopSheet.swift).
         let desktop = DesktopSheet(command: command, root: root, registry: registry, documents: documents, everyApp: explainAll)
+        // When the query ends (on every path, before the exits below as well), a watcher is
+        // started if later queries would gain from one.
+        defer { desktop?.startWatcherIfWorthwhile(autostart) }
         let chooser = Chooser(registry: registry, bundles: bundles + (desktop?.selection.bundles ?? []),
                               defaults: desktop?.defaults(merging: defaults.byType) ?? defaults.byType)
         // Refusals are needed to explain an app the user named (--to), or for --all.
@@ -85,8 +88,6 @@ struct OpeninCommands {
             }
             return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)
         }
-        // Once the answer is out, a watcher is started if later queries would gain from one.
-        defer { desktop?.startWatcherIfWorthwhile(autostart) }
         // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
         // the process's exit frees them at once instead of object by object (a twentieth of a
         // `--list --json` on 2,650 desktop files), as plutil does.

@@ -126,7 +126,7 @@ import TestHelpers
         // answer well within this.
         func noneStarted() -> Bool {
             usleep(500_000)
-            return IndexWatch.token(for: tree.locations) == nil && Self.autostarted(for: tree).isEmpty
+            return IndexWatch.ask(for: tree.locations) == .noWatcher && Self.autostarted(for: tree).isEmpty
         }
 
         let small = try query()
@@ -175,7 +175,7 @@ import TestHelpers
         usleep(300_000)
         #expect(Self.autostarted(for: tree) == watchers)
         for id in watchers { kill(id, SIGKILL) }
-        #expect(eventually { IndexWatch.token(for: tree.locations) == nil })
+        #expect(eventually { IndexWatch.ask(for: tree.locations) == .noWatcher })
 
         // --idle-exit: gone once no query has asked for that long.
         let environment = tree.gioEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -184,6 +184,10 @@ import TestHelpers
         #expect(eventually { IndexWatch.token(for: tree.locations) != nil })
         #expect(idle.waitForExit(timeout: 60) == 0)
         #expect(Date().timeIntervalSince(start) >= 1)
+
+        // A relative HOME makes the default folders relative to the working folder: no watcher.
+        let relative = try DesktopFixtures.run(["/usr/bin/env", "-i", "HOME=home", "PATH=/usr/bin:/bin", TestSupport.openin, "watch"])
+        #expect(relative.status == 2 && relative.err.contains("HOME is not an absolute path"), "\(relative.err)")
     }
 
     /// The watcher watches what the index records: the sources of a full build are exactly those

@@ -33,14 +33,16 @@ public struct DesktopApps: Sendable {
     public let origin: IndexOrigin
     /// Finds programs for `TryExec=` and `Exec=` (GIO does not count an entry whose program is not installed).
     let findProgram: @Sendable (String) -> String?
-    /// Whether a running watcher (``IndexWatcher``) answered this query's question.
-    public let watcherAnswered: Bool
+    /// Whether a watcher (``IndexWatcher``) for these locations runs: one is bound to their name,
+    /// whether or not it vouched for anything this time (it may be busy, or short of watches).
+    public let watcherRuns: Bool
 
-    /// Whether starting a watcher would spare later queries more than it costs: none answered,
-    /// the index is a cached file (where the watcher's token is recorded), and its freshness
-    /// check looks at ``WatcherAutostart/threshold`` files and folders or more.
+    /// Whether starting a watcher would spare later queries more than it costs: none runs, the
+    /// index is a cached file (where the watcher's token is recorded), its freshness check looks
+    /// at ``WatcherAutostart/threshold`` files and folders or more, and every location is an
+    /// absolute path (queries never ask about others: ``IndexWatch/ask(for:)``).
     public var wouldGainFromWatcher: Bool {
-        guard !watcherAnswered, index.sourceCount >= WatcherAutostart.threshold else { return false }
+        guard !watcherRuns, index.sourceCount >= WatcherAutostart.threshold, locations.isAbsolute else { return false }
         if case .inMemory = origin { return false }
         return true
     }
@@ -73,8 +75,9 @@ public struct DesktopApps: Sendable {
         if let cacheDirectory {
             let path = Self.indexPath(for: locations, in: cacheDirectory)
             // Asked first: whatever changes after the answer changes the token again.
-            let token = IndexWatch.token(for: locations)
-            watcherAnswered = token != nil
+            let answer = IndexWatch.ask(for: locations)
+            let token = answer.token
+            watcherRuns = answer != .noWatcher
             if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations) {
                 if let token, cached.watchToken == token {
                     index = cached
@@ -99,7 +102,7 @@ public struct DesktopApps: Sendable {
             index = DesktopAppIndex(bytes: bytes)!
             origin = .inMemory
         } else {
-            watcherAnswered = false
+            watcherRuns = false
             var builder = IndexBuilder(locations: locations)
             index = DesktopAppIndex(bytes: builder.build())!
             origin = .inMemory

@@ -75,6 +75,11 @@ public struct DesktopLocations: Sendable, Hashable {
         return files
     }
 
+    /// Whether every folder is an absolute path. The XDG variables' relative entries are ignored,
+    /// but a relative `HOME` makes the defaults relative: read from the working folder, so the
+    /// same strings name other folders in another process (see ``IndexWatch``).
+    public var isAbsolute: Bool { folders.allSatisfy { $0.path.hasPrefix("/") } && mimeFolders.allSatisfy { $0.hasPrefix("/") } }
+
     /// A string that changes whenever anything the index depends on in the environment does.
     public var key: String { sourcesKey + "\nlocales:" + locales.joined(separator: ":") }
 

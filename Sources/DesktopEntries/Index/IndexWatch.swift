@@ -27,24 +27,46 @@ enum IndexWatch {
         Array("document-interchange/desktop-index/\(ProcessSignals.userID)/\(DesktopApps.locationsHash(locations, key: \.sourcesKey))".utf8)
     }
 
-    /// The running watcher's token for `locations`, or `nil` when none answers.
-    static func token(for locations: DesktopLocations) -> UInt64? {
-        guard let socket = try? DatagramSocket(name: nil) else { return nil }
+    /// What asking gave.
+    enum Answer: Equatable {
+        /// No watcher is bound to the name (the question was refused).
+        case noWatcher
+        /// A watcher is bound but vouches for nothing now: it answered "unknown" (token 0:
+        /// ``IndexWatcher/isComplete``), or not within ``timeout`` (stopped, or busy).
+        case unknown
+        /// The watcher's token.
+        case token(UInt64)
+
+        /// The token, when there is one.
+        var token: UInt64? {
+            if case .token(let token) = self { return token }
+            return nil
+        }
+    }
+
+    /// Asks the watcher for `locations` and this user for its token. Locations with a relative
+    /// folder are never asked about: a watcher started in another working folder would watch
+    /// other folders under the same name.
+    static func ask(for locations: DesktopLocations) -> Answer {
+        guard locations.isAbsolute else { return .noWatcher }
+        guard let socket = try? DatagramSocket(name: nil) else { return .unknown }
         // Refused at once (ECONNREFUSED) when no watcher is bound to the name.
         let sent = socket.name.withUnsafeBytes { bytes in (try? socket.send(bytes, to: socketName(for: locations))) != nil }
-        guard sent else { return nil }
+        guard sent else { return .noWatcher }
         let deadline = Clock.monotonic() + timeout
         var reply: UInt64 = 0
         while true {
             let remaining = deadline - Clock.monotonic()
-            guard remaining > 0, let ready = try? Poll.readable([socket.descriptor], timeout: remaining), ready[0] else { return nil }
+            guard remaining > 0, let ready = try? Poll.readable([socket.descriptor], timeout: remaining), ready[0] else { return .unknown }
             let received = withUnsafeMutableBytes(of: &reply) { try? socket.receive(into: $0) }
             guard let received else { continue }
-            // 0: the watcher cannot vouch for anything now (``IndexWatcher/isComplete``).
             if received.count == 8, received.senderUser == ProcessSignals.userID {
                 let token = UInt64(littleEndian: reply)
-                return token == 0 ? nil : token
+                return token == 0 ? .unknown : .token(token)
             }
         }
     }
+
+    /// The running watcher's token for `locations`, or `nil` when none vouches for anything.
+    static func token(for locations: DesktopLocations) -> UInt64? { ask(for: locations).token }
 }

@@ -58,11 +58,8 @@ public final class IndexWatcher {
         defer { buffer.deallocate() }
         var lastQuestion = Clock.monotonic()
         while true {
-            var timeout: Double?
-            if let idleExit {
-                timeout = lastQuestion + idleExit - Clock.monotonic()
-                if timeout! <= 0 { return }
-            }
+            let timeout = idleExit.map { lastQuestion + $0 - Clock.monotonic() }
+            if let timeout, timeout <= 0 { return }
             let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: timeout)
             if ready[0] { try follow() }
             guard ready[1] else { continue }
