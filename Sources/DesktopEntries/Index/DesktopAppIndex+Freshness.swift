@@ -8,6 +8,19 @@ extension DesktopAppIndex {
         compare(at: IndexLayout.HeaderWord.environment0.rawValue, locations.key) == 0
     }
 
+    /// The locales the index was built for, when it was built for the folders and desktops of
+    /// `locations` (whatever their locales); `nil` when it was built for others.
+    func locales(ifBuiltForSourcesOf locations: DesktopLocations) -> [String]? {
+        guard let key = string(at: IndexLayout.HeaderWord.environment0.rawValue) else { return nil }
+        let prefix = locations.sourcesKey + "\nlocales:"
+        guard key.hasPrefix(prefix) else { return nil }
+        let rest = key.dropFirst(prefix.count)
+        var built = locations
+        built.locales = rest.isEmpty ? [] : rest.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        // The key is made from the locales, so they must make the same key again.
+        return built.key == key ? built.locales : nil
+    }
+
     /// The watcher's token recorded when the sources were last found unchanged (0: none); while
     /// it equals the running watcher's, nothing has changed since (``IndexWatch``).
     var watchToken: UInt64 {

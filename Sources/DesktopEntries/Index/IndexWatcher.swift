@@ -16,7 +16,13 @@ public final class IndexWatcher {
     public let locations: DesktopLocations
     private let inotify: Inotify
     private let socket: DatagramSocket
-    private var token: UInt64
+    private(set) var token: UInt64
+    /// The cache folder whose indexes of these locations the watcher keeps current
+    /// (``refreshIndexes()``); `nil`: none.
+    let cacheDirectory: String?
+    /// When the cached indexes are to be brought up to date: a moment after the last change
+    /// (``refreshDelay``); `nil` when nothing changed since they last were.
+    private var refreshDue: Double?
     private var set = WatchSet(sources: [])
     /// The paths each watch was asked for (a link and its target share one watch).
     private var foldersOfWatch: [Int32: [String]] = [:]
@@ -35,11 +41,14 @@ public final class IndexWatcher {
     private let report: (String) -> Void
 
     /// Binds the watcher's name for `locations` and sets up its watches; `report` is told when
-    /// some folders cannot be watched, and when all are again.
+    /// some folders cannot be watched, and when all are again. The indexes of these locations in
+    /// `cacheDirectory` (the queries' default) are brought up to date after each change.
     /// - Throws: `EADDRINUSE` (``SystemCallError``) when a watcher for the same locations and
     ///   user already runs; other failures of inotify or the socket.
-    public init(locations: DesktopLocations = .current(), report: @escaping (String) -> Void = { _ in }) throws(SystemCallError) {
+    public init(locations: DesktopLocations = .current(), cacheDirectory: String? = DesktopApps.defaultCacheDirectory,
+                report: @escaping (String) -> Void = { _ in }) throws(SystemCallError) {
         self.locations = locations
+        self.cacheDirectory = cacheDirectory
         self.report = report
         inotify = try Inotify()
         socket = try DatagramSocket(name: IndexWatch.socketName(for: locations))
@@ -58,8 +67,16 @@ public final class IndexWatcher {
         defer { buffer.deallocate() }
         var lastQuestion = Clock.monotonic()
         while true {
-            let timeout = idleExit.map { lastQuestion + $0 - Clock.monotonic() }
-            if let timeout, timeout <= 0 { return }
+            let now = Clock.monotonic()
+            let idle = idleExit.map { lastQuestion + $0 - now }
+            if let idle, idle <= 0 { return }
+            if let due = refreshDue, due <= now {
+                // Changes that came meanwhile put it off again.
+                try follow()
+                if let due = refreshDue, due <= Clock.monotonic() { refreshIndexes() }
+                continue
+            }
+            let timeout = [idle, refreshDue.map { $0 - now }].compactMap { $0 }.min()
             let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: timeout)
             if ready[0] { try follow() }
             guard ready[1] else { continue }
@@ -98,11 +115,15 @@ public final class IndexWatcher {
         if changed {
             token &+= 1
             if token == 0 { token = 1 }
+            refreshDue = Clock.monotonic() + Self.refreshDelay
             rewatch()
         } else if !isComplete {
             rewatch()
         }
     }
+
+    /// Marks the cached indexes as brought up to date (``refreshIndexes()``).
+    func refreshDone() { refreshDue = nil }
 
     /// Derives the watch set until two derivations agree, watching each folder before the next
     /// derivation lists it; drops watches no longer needed.
