@@ -15,10 +15,11 @@ extension DesktopAppIndex {
         let prefix = locations.sourcesKey + "\nlocales:"
         guard key.hasPrefix(prefix) else { return nil }
         let rest = key.dropFirst(prefix.count)
-        var built = locations
-        built.locales = rest.isEmpty ? [] : rest.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        // The key is made from the locales, so they must make the same key again.
-        return built.key == key ? built.locales : nil
+        // Locale names are never empty and never hold ":" (LocaleNames), so the list joined
+        // with ":" splits back into itself.
+        let locales = rest.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard !locales.contains(where: \.isEmpty) || rest.isEmpty else { return nil }
+        return rest.isEmpty ? [] : locales
     }
 
     /// The watcher's token recorded when the sources were last found unchanged (0: none); while
@@ -33,7 +34,11 @@ extension DesktopAppIndex {
     /// reading the mapped header at the same time sees the old token or the new one (either
     /// was current when it was written, after the sources were found unchanged).
     func recordWatchToken(_ token: UInt64) {
-        guard let file, let descriptor = try? OwnedDescriptor.open(file, .writeOnly) else { return }
+        guard let file, case .mapped(let mapped) = storage, let descriptor = try? OwnedDescriptor.open(file, .writeOnly) else { return }
+        // Only into the file that was found fresh: another process (a query, the watcher) may
+        // have renamed a newer build to the same name meanwhile, built from sources read before
+        // a change this token stands after.
+        guard let opened = try? descriptor.status(), opened.inode == mapped.status.inode, opened.device == mapped.status.device else { return }
         var value = token.littleEndian
         withUnsafeBytes(of: &value) { bytes in
             try? descriptor.write(bytes, at: Int64(IndexLayout.HeaderWord.watchToken0.rawValue * 4))

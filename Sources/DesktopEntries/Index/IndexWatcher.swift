@@ -16,6 +16,7 @@ public final class IndexWatcher {
     public let locations: DesktopLocations
     private let inotify: Inotify
     private let socket: DatagramSocket
+    /// The token queries are answered with (starts at a random odd number; 0 is "unknown").
     private(set) var token: UInt64
     /// The cache folder whose indexes of these locations the watcher keeps current
     /// (``refreshIndexes()``); `nil`: none.
@@ -23,6 +24,9 @@ public final class IndexWatcher {
     /// When the cached indexes are to be brought up to date: a moment after the last change
     /// (``refreshDelay``); `nil` when nothing changed since they last were.
     private var refreshDue: Double?
+    /// When the first change since the indexes were last brought up to date came: a stream of
+    /// changes puts the refresh off at most ``refreshLatest`` seconds.
+    private var changedSince: Double?
     private var set = WatchSet(sources: [])
     /// The paths each watch was asked for (a link and its target share one watch).
     private var foldersOfWatch: [Int32: [String]] = [:]
@@ -63,8 +67,6 @@ public final class IndexWatcher {
     /// Answers queries and follows changes. Returns when no question came for `idleExit`
     /// seconds (`nil`: never); throws when waiting fails.
     public func run(idleExit: Double? = nil) throws(SystemCallError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
-        defer { buffer.deallocate() }
         var lastQuestion = Clock.monotonic()
         while true {
             let now = Clock.monotonic()
@@ -79,20 +81,28 @@ public final class IndexWatcher {
             let timeout = [idle, refreshDue.map { $0 - now }].compactMap { $0 }.min()
             let ready = try Poll.readable([inotify.descriptor, socket.descriptor], timeout: timeout)
             if ready[0] { try follow() }
-            guard ready[1] else { continue }
-            lastQuestion = Clock.monotonic()
-            var askers: [[UInt8]] = []
-            while let received = try socket.receive(into: buffer) {
-                guard received.senderUser == ProcessSignals.userID, received.count > 0, received.count < buffer.count else { continue }
-                askers.append(Array(UnsafeRawBufferPointer(rebasing: buffer[..<received.count])))
-            }
-            // Every change finished before a question was sent is queued by now.
-            try follow()
-            var reply = (isComplete ? token : 0).littleEndian
-            for asker in askers {
-                withUnsafeBytes(of: &reply) { bytes in _ = try? socket.send(bytes, to: asker) }
-            }
+            if ready[1], try answerQuestions() { lastQuestion = Clock.monotonic() }
         }
+    }
+
+    /// Answers the questions waiting on the socket (none: returns at once); whether there were any.
+    @discardableResult
+    func answerQuestions() throws(SystemCallError) -> Bool {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        var askers: [[UInt8]] = []
+        while let received = try socket.receive(into: buffer) {
+            guard received.senderUser == ProcessSignals.userID, received.count > 0, received.count < buffer.count else { continue }
+            askers.append(Array(UnsafeRawBufferPointer(rebasing: buffer[..<received.count])))
+        }
+        guard !askers.isEmpty else { return false }
+        // Every change finished before a question was sent is queued by now.
+        try follow()
+        var reply = (isComplete ? token : 0).littleEndian
+        for asker in askers {
+            withUnsafeBytes(of: &reply) { bytes in _ = try? socket.send(bytes, to: asker) }
+        }
+        return true
     }
 
     /// Reads the queued events; a change that matters advances the token and derives the watch
@@ -115,15 +125,20 @@ public final class IndexWatcher {
         if changed {
             token &+= 1
             if token == 0 { token = 1 }
-            refreshDue = Clock.monotonic() + Self.refreshDelay
+            let now = Clock.monotonic()
+            if changedSince == nil { changedSince = now }
+            refreshDue = min(now + Self.refreshDelay, changedSince! + Self.refreshLatest)
             rewatch()
         } else if !isComplete {
             rewatch()
         }
     }
 
-    /// Marks the cached indexes as brought up to date (``refreshIndexes()``).
-    func refreshDone() { refreshDue = nil }
+    /// Marks the changes so far as taken in by a refresh that starts (``refreshIndexes()``).
+    func refreshStarted() {
+        refreshDue = nil
+        changedSince = nil
+    }
 
     /// Derives the watch set until two derivations agree, watching each folder before the next
     /// derivation lists it; drops watches no longer needed.

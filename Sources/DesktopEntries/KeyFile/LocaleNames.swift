@@ -21,8 +21,11 @@ public enum LocaleNames {
         return result
     }
 
+    /// Adds the names not already there. An empty name or one with `:` (from a malformed
+    /// variable) is no locale; keeping them out also keeps the index's key, which joins the names
+    /// with `:`, read back as the same list (``DesktopAppIndex``'s `locales(ifBuiltForSourcesOf:)`).
     static func append(_ names: [String], to result: inout [String]) {
-        for name in names where !result.contains(name) { result.append(name) }
+        for name in names where !name.isEmpty && !name.contains(":") && !result.contains(name) { result.append(name) }
     }
 
     /// `de_DE.UTF-8@euro` → `de_DE@euro`, `de_DE`, `de@euro`, `de`.
