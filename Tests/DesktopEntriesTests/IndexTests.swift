@@ -46,6 +46,58 @@ import Testing
         #expect(tree.apps().origin == .cached(path))
     }
 
+    /// A rebuild takes the entries of files that still stat as the stale index recorded them
+    /// from it, and writes the bytes a full build writes: after an edit that keeps the size, a
+    /// new file, a removed one, one moved over another, one that no longer parses, and a new
+    /// mimeapps.list.
+    @Test func aRebuildReusesUnchangedEntriesAndWritesWhatAFullBuildWrites() throws {
+        let tree = try DesktopFixtures.tree()
+        func full() -> [UInt8] {
+            var builder = IndexBuilder(locations: tree.locations)
+            return builder.build()
+        }
+        let previous = try #require(DesktopAppIndex(bytes: full()))
+        let total = previous.appCount
+        #expect(total > 30)
+        var unchanged = IndexBuilder(locations: tree.locations, reusing: previous)
+        // Compared as one Bool: a failure names the difference below, not two arrays of bytes.
+        let unchangedIsFull = unchanged.build() == full()
+        #expect(unchangedIsFull, "a rebuild with nothing changed differs from a full build")
+        #expect(unchanged.reusedEntries == total)
+
+        let applications = tree.usr + "/applications/"
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        // Same size, another name; its time set apart so that a coarse clock cannot hide the edit.
+        let gedit = try String(contentsOfFile: applications + "gedit.desktop", encoding: .utf8)
+        try Data(gedit.replacingOccurrences(of: "\nName=gedit\n", with: "\nName=gedot\n").utf8).write(to: URL(fileURLWithPath: applications + "gedit.desktop"))
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: applications + "gedit.desktop")
+        try Data("not a key file\n".utf8).write(to: URL(fileURLWithPath: applications + "baobab.desktop"))
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: applications + "baobab.desktop")
+        try FileManager.default.removeItem(atPath: applications + "kde4/kate.desktop")
+        // totem.desktop is now cheese's file: its own time and size, another inode.
+        #expect(rename(applications + "cheese.desktop", applications + "totem.desktop") == 0)
+        try tree.write("[Desktop Entry]\nType=Application\nName=New\nExec=true\nMimeType=image/png;\n", to: "home/applications/new.desktop")
+        try tree.write("[Default Applications]\nimage/png=new.desktop\n", to: "config/mimeapps.list")
+
+        var rebuild = IndexBuilder(locations: tree.locations, reusing: previous)
+        let bytes = rebuild.build()
+        let rebuiltIsFull = bytes == full()
+        #expect(rebuiltIsFull, "the rebuild differs from a full build")
+        // gedit, baobab, totem and new are read; kate and cheese are gone.
+        #expect(rebuild.reusedEntries == total - 5)
+        let index = try #require(DesktopAppIndex(bytes: bytes))
+        #expect(index.app(index.records(for: "gedit.desktop").first!).entry?.name == "gedot")
+        #expect(index.app(index.records(for: "totem.desktop").first!).entry?.name == "Cheese")
+        #expect(index.app(index.records(for: "baobab.desktop").first!).entry == nil)
+
+        // An index built for other locations is not used.
+        var other = tree.locations
+        other.locales = ["de"]
+        var foreign = IndexBuilder(locations: other, reusing: previous)
+        _ = foreign.build()
+        #expect(foreign.reusedEntries == 0)
+    }
+
     @Test func folderPrefixIsComparedExactly() {
         let path = Array("/usr/share/applications/kde4/okular.desktop".utf8)
         path.withUnsafeBytes { p in

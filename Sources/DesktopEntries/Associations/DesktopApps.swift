@@ -78,7 +78,8 @@ public struct DesktopApps: Sendable {
             let answer = IndexWatch.ask(for: locations)
             let token = answer.token
             watcherRuns = answer != .noWatcher
-            if let cached = DesktopAppIndex(path: path), cached.isBuilt(for: locations) {
+            let cached = DesktopAppIndex(path: path).flatMap { $0.isBuilt(for: locations) ? $0 : nil }
+            if let cached {
                 if let token, cached.watchToken == token {
                     index = cached
                     origin = .vouched(path)
@@ -91,7 +92,8 @@ public struct DesktopApps: Sendable {
                     return
                 }
             }
-            var builder = IndexBuilder(locations: locations, watchToken: token ?? 0)
+            // Stale: its entries of unchanged files are reused.
+            var builder = IndexBuilder(locations: locations, watchToken: token ?? 0, reusing: cached)
             let bytes = builder.build()
             if (try? FileSystem.makeDirectories(cacheDirectory)) != nil, (try? AtomicFile.write(bytes, to: path)) != nil,
                let written = DesktopAppIndex(path: path) {

@@ -70,24 +70,34 @@ extension DesktopAppIndex {
             } else {
                 status = FileSystem.status(cString: cPath)
             }
-            let kind = word(at + 2)
-            if kind == 1, status?.kind == .directory {
+            if word(at + 2) == 1, status?.kind == .directory {
                 folder = OwnedDescriptor.lookupFolder(cString: cPath)
                 folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
             }
-            guard let status else {
-                if kind == 0 { continue }
-                return false
-            }
-            let expectedKind: UInt32 = switch status.kind { case .directory: 1; case .regular: 2; default: 3 }
-            let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
-            let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
-            let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
-            guard kind == expectedKind, status.inode == inode, status.modified.seconds == seconds,
-                  status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
-            if kind == 2 && status.size != size { return false }
+            guard sourceRecord(at: at, matches: status) else { return false }
         }
         return true
+    }
+
+    /// Whether source `index` was recorded with `status` (``IndexBuilder`` reuses the entry of a
+    /// desktop file whose source matches).
+    func source(_ index: Int, matches status: FileStatus?) -> Bool {
+        guard index >= 0, index < header(.sourceCount) else { return false }
+        return sourceRecord(at: header(.sourceOffset) + index * IndexLayout.sourceWords, matches: status)
+    }
+
+    /// The one rule of "unchanged": a missing source is still missing; a present one has the
+    /// same kind, inode and modification time, and a file the same size.
+    private func sourceRecord(at: Int, matches status: FileStatus?) -> Bool {
+        let kind = word(at + 2)
+        guard let status else { return kind == 0 }
+        let expectedKind: UInt32 = switch status.kind { case .directory: 1; case .regular: 2; default: 3 }
+        let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
+        let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
+        let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
+        guard kind == expectedKind, status.inode == inode, status.modified.seconds == seconds,
+              status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
+        return kind != 2 || status.size == size
     }
 
     /// Whether `path` starts with the bytes of `prefix`, compared eight at a time (a folder's

@@ -139,6 +139,9 @@ public final class DesktopAppIndex: Sendable {
 
     func recordFolder(_ record: Int) -> Int { Int(word(appWordIndex(record, .folder))) }
 
+    /// The source (``IndexLayout``'s sources table) record `record` was read from.
+    func recordSource(_ record: Int) -> Int { Int(word(appWordIndex(record, .source))) }
+
     /// The desktop-file ID of record `record`.
     func recordID(_ record: Int) -> String { string(at: appWordIndex(record, .id0)) ?? "" }
 

@@ -44,7 +44,7 @@ extension IndexWatcher {
             if cached.isFresh {
                 cached.recordWatchToken(token)
             } else {
-                var builder = IndexBuilder(locations: built, watchToken: token)
+                var builder = IndexBuilder(locations: built, watchToken: token, reusing: cached)
                 try? AtomicFile.write(builder.build(), to: path, durable: false)
             }
         }
