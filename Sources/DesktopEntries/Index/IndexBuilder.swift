@@ -193,25 +193,39 @@ struct IndexBuilder {
             }
         }
         if !folder.isConfiguration {
-            // Each type's claimants, by app index; apps are in ID order within a folder already.
+            // Each type's claimants, by app index. A few hundred types are claimed thousands of
+            // times: each is checked and unaliased once (`nil`: not a valid type).
             var claims: [String: [Int]] = [:]
+            var canonical: [String: String?] = [:]
             for (index, app) in apps.enumerated() where app.folder == f {
                 guard let entry = app.entry, entry.isInMIMECache else { continue }
                 var seen: Set<String> = []
-                for mime in entry.mimeTypes where DesktopEntry.isValidMIMEType(mime) {
-                    let canonical = hierarchy.unalias(mime)
-                    if seen.insert(canonical).inserted { claims[canonical, default: []].append(index) }
+                for mime in entry.mimeTypes {
+                    let known = canonical[mime] ?? {
+                        let name = DesktopEntry.isValidMIMEType(mime) ? hierarchy.unalias(mime) : nil
+                        canonical[mime] = .some(name)
+                        return name
+                    }()
+                    if let name = known, seen.insert(name).inserted { claims[name, default: []].append(index) }
                 }
             }
-            for mime in claims.keys.sorted(by: Self.less) {
+            // Claimants in ID order: the apps' ranks by ID, compared as numbers.
+            var rank = [Int](repeating: 0, count: apps.count)
+            let folderApps = apps.indices.filter { apps[$0].folder == f }
+            for (position, index) in folderApps.sorted(by: { Self.less(apps[$0].id, apps[$1].id) }).enumerated() { rank[index] = position }
+            for (mime, claimants) in claims.sorted(by: { Self.less($0.key, $1.key) }) {
                 note(mime)
-                for index in claims[mime]!.sorted(by: { Self.less(apps[$0].id, apps[$1].id) }) {
+                // A folder has one app per ID, so the claimants never repeat one another: only
+                // the file lines are checked.
+                let (listed, blocked) = (addedIDs[mime] ?? [], removedIDs[mime] ?? [])
+                var rows: [Tweak] = []
+                rows.reserveCapacity(claimants.count)
+                for index in claimants.sorted(by: { rank[$0] < rank[$1] }) {
                     let app = apps[index]
-                    guard !(addedIDs[mime]?.contains(app.id) ?? false), !(removedIDs[mime]?.contains(app.id) ?? false) else { continue }
-                    added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source,
-                                                          line: app.entry?.mimeTypeLine ?? 0))
-                    addedIDs[mime, default: []].insert(app.id)
+                    guard listed.isEmpty || !listed.contains(app.id), blocked.isEmpty || !blocked.contains(app.id) else { continue }
+                    rows.append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source, line: app.entry?.mimeTypeLine ?? 0))
                 }
+                added[mime, default: []] += rows
             }
         }
         return order.flatMap { (added[$0] ?? []) + (removed[$0] ?? []) + (defaults[$0] ?? []) }
@@ -261,10 +275,14 @@ struct IndexBuilder {
             let status = source.status
             let kind: UInt32 = switch status?.kind { case nil: 0; case .directory?: 1; case .regular?: 2; default: 3 }
             let inode = status?.inode ?? 0, seconds = UInt64(bitPattern: status?.modified.seconds ?? 0), size = UInt64(status?.size ?? 0)
-            words += [kind, UInt32(truncatingIfNeeded: inode), UInt32(truncatingIfNeeded: inode >> 32),
-                      UInt32(truncatingIfNeeded: seconds), UInt32(truncatingIfNeeded: seconds >> 32),
-                      UInt32(truncatingIfNeeded: status?.modified.nanoseconds ?? 0),
-                      UInt32(truncatingIfNeeded: size), UInt32(truncatingIfNeeded: size >> 32)]
+            words.append(kind)
+            words.append(UInt32(truncatingIfNeeded: inode))
+            words.append(UInt32(truncatingIfNeeded: inode >> 32))
+            words.append(UInt32(truncatingIfNeeded: seconds))
+            words.append(UInt32(truncatingIfNeeded: seconds >> 32))
+            words.append(UInt32(truncatingIfNeeded: status?.modified.nanoseconds ?? 0))
+            words.append(UInt32(truncatingIfNeeded: size))
+            words.append(UInt32(truncatingIfNeeded: size >> 32))
         }
 
         set(.folderCount, locations.folders.count)
@@ -275,10 +293,13 @@ struct IndexBuilder {
             append(folder.origin)
         }
 
-        let sortedApps = apps.sorted { $0.id != $1.id ? Self.less($0.id, $1.id) : $0.folder < $1.folder }
-        set(.appCount, sortedApps.count)
+        // Sorted as positions: an app carries its whole entry, which a sort would copy around.
+        let appOrder = apps.indices.sorted { a, b in
+            apps[a].id != apps[b].id ? Self.less(apps[a].id, apps[b].id) : apps[a].folder < apps[b].folder
+        }
+        set(.appCount, appOrder.count)
         set(.appOffset, words.count)
-        for app in sortedApps {
+        for app in appOrder.lazy.map({ apps[$0] }) {
             let e = app.entry
             var flags: IndexLayout.AppFlags = []
             if let e {
@@ -290,7 +311,9 @@ struct IndexBuilder {
                 if e.noFuse { flags.insert(.noFuse) }
                 if e.startupNotify { flags.insert(.startupNotify) }
             }
-            words += [UInt32(app.folder), UInt32(app.source), flags.rawValue]
+            words.append(UInt32(app.folder))
+            words.append(UInt32(app.source))
+            words.append(flags.rawValue)
             append(app.id)
             append(app.path)
             append(app.problem ?? e?.unusable)
@@ -314,21 +337,29 @@ struct IndexBuilder {
         }
 
         // Stable: the rows of one type keep GIO's order.
-        let sortedTweaks = tweaks.enumerated().sorted { $0.element.mime != $1.element.mime ? Self.less($0.element.mime, $1.element.mime) : $0.offset < $1.offset }
-        set(.tweakCount, sortedTweaks.count)
+        // Grouped by type in their order, then the types sorted: thousands of rows share a few
+        // hundred types.
+        var rowsByType: [String: [Int]] = [:]
+        for (i, tweak) in tweaks.enumerated() { rowsByType[tweak.mime, default: []].append(i) }
+        let tweakOrder = rowsByType.keys.sorted(by: Self.less).flatMap { rowsByType[$0]! }
+        set(.tweakCount, tweakOrder.count)
         set(.tweakOffset, words.count)
         // Each row links to its app's records, so a query finds (and masks) the app of a row
         // without searching the app table by name.
         var recordsByID: [String: (first: Int, count: Int)] = [:]
-        for (i, app) in sortedApps.enumerated() {
+        for (i, app) in appOrder.lazy.map({ apps[$0] }).enumerated() {
             if let known = recordsByID[app.id] { recordsByID[app.id] = (known.first, known.count + 1) } else { recordsByID[app.id] = (i, 1) }
         }
-        for (_, tweak) in sortedTweaks {
+        for tweak in tweakOrder.lazy.map({ tweaks[$0] }) {
             append(tweak.mime)
-            words += [UInt32(tweak.folder), tweak.kind.rawValue]
+            words.append(UInt32(tweak.folder))
+            words.append(tweak.kind.rawValue)
             append(tweak.id)
             let records = recordsByID[tweak.id] ?? (0, 0)
-            words += [UInt32(tweak.source), UInt32(tweak.line), UInt32(records.first), UInt32(records.count)]
+            words.append(UInt32(tweak.source))
+            words.append(UInt32(tweak.line))
+            words.append(UInt32(records.first))
+            words.append(UInt32(records.count))
         }
 
         let aliases = hierarchy.aliases.sorted { Self.less($0.key, $1.key) }
@@ -345,7 +376,8 @@ struct IndexBuilder {
         set(.poolLength, pool.count)
         var bytes = [UInt8]()
         bytes.reserveCapacity(words.count * 4 + pool.count)
-        for word in words { bytes += [UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF), UInt8(word >> 24)] }
+        for i in words.indices { words[i] = words[i].littleEndian }
+        words.withUnsafeBytes { bytes += $0 }
         bytes += pool
         return bytes
     }
