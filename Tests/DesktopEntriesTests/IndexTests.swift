@@ -98,6 +98,69 @@ import Testing
         #expect(foreign.reusedEntries == 0)
     }
 
+    /// A file that did not parse is read again even when it stats as it did: what failed may
+    /// have been the reading (permissions, a descriptor limit), not the bytes. Here the bytes
+    /// are replaced in place by as many others, and the time is put back.
+    @Test func aFileThatDidNotParseIsReadAgain() throws {
+        let tree = try DesktopFixtures.tree()
+        let path = tree.home + "/applications/later.desktop"
+        let good = "[Desktop Entry]\nType=Application\nName=Later\nExec=true\nMimeType=image/png;\n"
+        // Not a key=value pair, a group or a comment: a key file error.
+        try tree.write(String(repeating: "x", count: good.utf8.count - 1) + "\n", to: "home/applications/later.desktop")
+        var first = IndexBuilder(locations: tree.locations)
+        let previous = try #require(DesktopAppIndex(bytes: first.build()))
+        #expect(previous.app(previous.records(for: "later.desktop").first!).entry == nil)
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.write(Data(good.utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(path, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+
+        var rebuild = IndexBuilder(locations: tree.locations, reusing: previous)
+        let index = try #require(DesktopAppIndex(bytes: rebuild.build()))
+        #expect(index.app(index.records(for: "later.desktop").first!).entry?.name == "Later")
+        #expect(rebuild.reusedEntries == previous.appCount - 1)
+    }
+
+    /// What the index could not give back exactly is never put in it: a list value holding the
+    /// index's separator U+001E is dropped (with a problem naming the file and line), and names
+    /// that differ only in Unicode normalization stay two names with their own bytes (Swift's
+    /// `String` equality would make them one). A rebuild that reuses them writes a full build's bytes.
+    @Test func valuesTheIndexCannotHoldExactlyAreKeptApart() throws {
+        let tree = try DesktopFixtures.tree()
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        try tree.write("[Desktop Entry]\nType=Application\nName=\(composed)\nExec=true\nMimeType=text/x-one\u{1E}image/png;application/pdf;\n",
+                       to: "home/applications/\(composed).desktop")
+        try tree.write("[Desktop Entry]\nType=Application\nName=\(decomposed)\nExec=true\nMimeType=text/x-two;\n",
+                       to: "home/applications/\(decomposed).desktop")
+        func full() -> [UInt8] {
+            var builder = IndexBuilder(locations: tree.locations)
+            return builder.build()
+        }
+        let bytes = full()
+        let index = try #require(DesktopAppIndex(bytes: bytes))
+        let oneRecord = try #require(index.records(for: "\(composed).desktop").first)
+        let twoRecord = try #require(index.records(for: "\(decomposed).desktop").first)
+        #expect(oneRecord != twoRecord)
+        let one = try #require(index.app(oneRecord).entry)
+        let two = try #require(index.app(twoRecord).entry)
+        #expect(Array(one.name!.utf8) == Array(composed.utf8))
+        #expect(Array(two.name!.utf8) == Array(decomposed.utf8))
+        #expect(one.mimeTypes == ["application/pdf"])
+        #expect(one.problems.contains { $0.contains("\(composed).desktop:5:") && $0.contains("U+001E") })
+        #expect(!index.tweaks(for: "image/png").contains { $0.id.utf8.elementsEqual("\(composed).desktop".utf8) })
+        #expect(index.tweaks(for: "text/x-two").map { Array($0.id.utf8) } == [Array("\(decomposed).desktop".utf8)])
+        var rebuild = IndexBuilder(locations: tree.locations, reusing: index)
+        let same = rebuild.build() == bytes
+        #expect(same, "the rebuild differs from a full build")
+        #expect(rebuild.reusedEntries == index.appCount)
+    }
+
     @Test func folderPrefixIsComparedExactly() {
         let path = Array("/usr/share/applications/kde4/okular.desktop".utf8)
         path.withUnsafeBytes { p in

@@ -82,7 +82,15 @@ public struct DesktopEntry: Sendable, Hashable {
         }
         func list(_ key: String) -> [String]? {
             guard let entry = entry(key) else { return nil }
-            do { return try entry.list(in: path) } catch { problems.append(error.description); return nil }
+            do {
+                let values = try entry.list(in: path)
+                // The index joins list values with U+001E (IndexLayout.listSeparator): a value
+                // holding it would come back as two. No valid type, desktop or category holds
+                // a control character, so such a value is dropped, the same in every build.
+                guard values.contains(where: { $0.utf8.contains(IndexLayout.listSeparator) }) else { return values }
+                problems.append(KeyFileError(path: path, line: entry.line, reason: .recordSeparatorInList(key)).description)
+                return values.filter { !$0.utf8.contains(IndexLayout.listSeparator) }
+            } catch { problems.append(error.description); return nil }
         }
         type = string("Type")
         name = group?.localizedString("Name", locales: locales, path: path)

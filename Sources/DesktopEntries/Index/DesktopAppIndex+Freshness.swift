@@ -87,7 +87,7 @@ extension DesktopAppIndex {
     }
 
     /// The one rule of "unchanged": a missing source is still missing; a present one has the
-    /// same kind, inode and modification time, and a file the same size.
+    /// same kind, device, inode and modification time, and a file the same size.
     private func sourceRecord(at: Int, matches status: FileStatus?) -> Bool {
         let kind = word(at + 2)
         guard let status else { return kind == 0 }
@@ -95,7 +95,8 @@ extension DesktopAppIndex {
         let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
         let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
         let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
-        guard kind == expectedKind, status.inode == inode, status.modified.seconds == seconds,
+        let device = UInt64(word(at + 10)) | UInt64(word(at + 11)) << 32
+        guard kind == expectedKind, status.inode == inode, status.device == device, status.modified.seconds == seconds,
               status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
         return kind != 2 || status.size == size
     }

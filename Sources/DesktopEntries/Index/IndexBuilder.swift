@@ -8,11 +8,11 @@ struct IndexBuilder {
 
     private var words: [UInt32] = []
     private var pool: [UInt8] = []
-    private var poolIndex: [String: UInt32] = [:]
+    private var poolIndex: [ExactString: UInt32] = [:]
 
     struct Source { var path: String; var status: FileStatus? }
     private var sources: [Source] = []
-    private struct FolderID: Hashable { var folder: Int; var id: String }
+    private struct FolderID: Hashable { var folder: Int; var id: ExactString }
     private struct FolderIdentity: Hashable { var device: UInt64; var inode: UInt64 }
     /// The folders on the current path of the scan.
     private var visiting: Set<FolderIdentity> = []
@@ -114,7 +114,7 @@ struct IndexBuilder {
                 let id = prefix + name
                 // Two files for one ID in one folder (kde4-a.desktop and kde4/a.desktop): the first
                 // in name order is kept.
-                if !seen.insert(FolderID(folder: folder, id: id)).inserted { continue }
+                if !seen.insert(FolderID(folder: folder, id: ExactString(id))).inserted { continue }
                 let fileSource = addSource(path)
                 guard parsesEntries else { continue }
                 if let app = previousApp(id: id, folder: folder, path: path, status: sources[fileSource].status) {
@@ -130,6 +130,11 @@ struct IndexBuilder {
                 } catch {
                     apps.append(App(folder: folder, source: fileSource, id: id, path: path, entry: nil, problem: error.description))
                 }
+                // Replaced or edited while it was read: recorded as missing, so that the index is
+                // stale for the next query and this entry is never reused.
+                if let before = sources[fileSource].status, !(FileSystem.status(path)?.isSameFile(as: before) ?? false) {
+                    sources[fileSource].status = nil
+                }
             } else if FileSystem.isDirectory(path) {
                 subfolders.append(name)
             }
@@ -138,13 +143,14 @@ struct IndexBuilder {
     }
 
     /// The app the previous index recorded for this file, when the file still has the status
-    /// recorded then.
+    /// recorded then and was parsed: a file that could not be read may be readable now with the
+    /// same status (a `chmod`, a descriptor limit in the watcher), so it is read again.
     private func previousApp(id: String, folder: Int, path: String, status: FileStatus?) -> DesktopApp? {
         guard let previous, status?.kind == .regular else { return nil }
         for record in previous.records(for: id) where previous.recordFolder(record) == folder {
             guard previous.source(previous.recordSource(record), matches: status) else { return nil }
             let app = previous.app(record)
-            return app.path == path ? app : nil
+            return app.path == path && app.entry != nil ? app : nil
         }
         return nil
     }
@@ -201,12 +207,12 @@ struct IndexBuilder {
                 guard let entry = app.entry, entry.isInMIMECache else { continue }
                 var seen: Set<String> = []
                 for mime in entry.mimeTypes {
-                    let known = canonical[mime] ?? {
+                    let canonicalName = canonical[mime] ?? {
                         let name = DesktopEntry.isValidMIMEType(mime) ? hierarchy.unalias(mime) : nil
                         canonical[mime] = .some(name)
                         return name
                     }()
-                    if let name = known, seen.insert(name).inserted { claims[name, default: []].append(index) }
+                    if let name = canonicalName, seen.insert(name).inserted { claims[name, default: []].append(index) }
                 }
             }
             // Claimants in ID order: the apps' ranks by ID, compared as numbers.
@@ -238,11 +244,12 @@ struct IndexBuilder {
 
     private mutating func string(_ value: String?) -> (UInt32, UInt32) {
         guard let value else { return (IndexLayout.none, IndexLayout.none) }
-        if let offset = poolIndex[value] { return (offset, UInt32(value.utf8.count)) }
+        let key = ExactString(value)
+        if let offset = poolIndex[key] { return (offset, UInt32(value.utf8.count)) }
         let offset = UInt32(pool.count)
         pool += value.utf8
         pool.append(0)
-        poolIndex[value] = offset
+        poolIndex[key] = offset
         return (offset, UInt32(value.utf8.count))
     }
 
@@ -283,6 +290,9 @@ struct IndexBuilder {
             words.append(UInt32(truncatingIfNeeded: status?.modified.nanoseconds ?? 0))
             words.append(UInt32(truncatingIfNeeded: size))
             words.append(UInt32(truncatingIfNeeded: size >> 32))
+            let device = status?.device ?? 0
+            words.append(UInt32(truncatingIfNeeded: device))
+            words.append(UInt32(truncatingIfNeeded: device >> 32))
         }
 
         set(.folderCount, locations.folders.count)
@@ -295,7 +305,7 @@ struct IndexBuilder {
 
         // Sorted as positions: an app carries its whole entry, which a sort would copy around.
         let appOrder = apps.indices.sorted { a, b in
-            apps[a].id != apps[b].id ? Self.less(apps[a].id, apps[b].id) : apps[a].folder < apps[b].folder
+            apps[a].id.utf8.elementsEqual(apps[b].id.utf8) ? apps[a].folder < apps[b].folder : Self.less(apps[a].id, apps[b].id)
         }
         set(.appCount, appOrder.count)
         set(.appOffset, words.count)
@@ -339,23 +349,24 @@ struct IndexBuilder {
         // Stable: the rows of one type keep GIO's order.
         // Grouped by type in their order, then the types sorted: thousands of rows share a few
         // hundred types.
-        var rowsByType: [String: [Int]] = [:]
-        for (i, tweak) in tweaks.enumerated() { rowsByType[tweak.mime, default: []].append(i) }
-        let tweakOrder = rowsByType.keys.sorted(by: Self.less).flatMap { rowsByType[$0]! }
+        var rowsByType: [ExactString: [Int]] = [:]
+        for (i, tweak) in tweaks.enumerated() { rowsByType[ExactString(tweak.mime), default: []].append(i) }
+        let tweakOrder = rowsByType.keys.sorted { Self.less($0.value, $1.value) }.flatMap { rowsByType[$0]! }
         set(.tweakCount, tweakOrder.count)
         set(.tweakOffset, words.count)
         // Each row links to its app's records, so a query finds (and masks) the app of a row
         // without searching the app table by name.
-        var recordsByID: [String: (first: Int, count: Int)] = [:]
+        var recordsByID: [ExactString: (first: Int, count: Int)] = [:]
         for (i, app) in appOrder.lazy.map({ apps[$0] }).enumerated() {
-            if let known = recordsByID[app.id] { recordsByID[app.id] = (known.first, known.count + 1) } else { recordsByID[app.id] = (i, 1) }
+            let id = ExactString(app.id)
+            if let known = recordsByID[id] { recordsByID[id] = (known.first, known.count + 1) } else { recordsByID[id] = (i, 1) }
         }
         for tweak in tweakOrder.lazy.map({ tweaks[$0] }) {
             append(tweak.mime)
             words.append(UInt32(tweak.folder))
             words.append(tweak.kind.rawValue)
             append(tweak.id)
-            let records = recordsByID[tweak.id] ?? (0, 0)
+            let records = recordsByID[ExactString(tweak.id)] ?? (0, 0)
             words.append(UInt32(tweak.source))
             words.append(UInt32(tweak.line))
             words.append(UInt32(records.first))

@@ -5,7 +5,8 @@
 /// ```
 /// header   HeaderWord.count words (magic, version, counts and word offsets of each table, the
 ///          watcher's token: ``IndexWatch``)
-/// sources  [path, kind, inode lo/hi, mtime s lo/hi, mtime ns, size lo/hi]   every file and folder read
+/// sources  [path, kind, inode lo/hi, mtime s lo/hi, mtime ns, size lo/hi, device lo/hi]
+///          every file and folder read
 /// folders  [path, isConfiguration, origin]                                  DesktopLocations order
 /// apps     AppWord.count words each, sorted by desktop-file ID then folder
 /// tweaks   [mime, folder, kind, id, source, line, first record, record count] sorted by MIME type,
@@ -16,7 +17,10 @@
 /// ```
 enum IndexLayout {
     static let magic: (UInt32, UInt32) = (0x41_49_44_44, 0x31_53_50_50) // "DDIAPPS1"
-    static let version: UInt32 = 4
+    /// Raised when the layout changes, and when reading a desktop file gives other entries
+    /// (``KeyFile``, ``DesktopEntry``): an index of another version is rebuilt from nothing,
+    /// neither used nor reused (``IndexBuilder`` takes unchanged entries from the stale index).
+    static let version: UInt32 = 5
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum HeaderWord: Int, CaseIterable {
@@ -32,7 +36,7 @@ enum IndexLayout {
         case watchToken0, watchToken1
     }
 
-    static let sourceWords = 10
+    static let sourceWords = 12
     static let folderWords = 5
     static let tweakWords = 10
     static let pairWords = 4

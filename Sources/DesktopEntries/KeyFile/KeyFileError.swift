@@ -27,6 +27,9 @@ public struct KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable(String)
         /// The file starts with a UTF-8 byte-order mark.
         case byteOrderMark
+        /// A list value (of the key named) that holds the record separator U+001E, which the
+        /// compiled index uses between list values.
+        case recordSeparatorInList(String)
     }
 
     /// The file, when known.
@@ -60,6 +63,7 @@ public struct KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLarge(let size): what = "\(size) bytes is larger than the \(KeyFile.maximumSize)-byte limit for a key file"
         case .unreadable(let why): what = why
         case .byteOrderMark: what = "starts with a byte-order mark (EF BB BF), which desktop entries must not have (GLib refuses it too)"
+        case .recordSeparatorInList(let key): what = "a value of the \(key)= list holds the control character U+001E; that value is ignored"
         }
         return "\(place): \(what)"
     }
