@@ -30,6 +30,13 @@ public enum Bench {
         return s.isEmpty ? .nan : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 
+    /// The arithmetic mean (`nan` for none): the expected time of one start, which for a peer
+    /// whose times fall on a few kernel ticks (4, 8, 12 ms) is steadier than the median, which
+    /// jumps from one tick to the next.
+    public static func mean(_ xs: [Double]) -> Double {
+        xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count)
+    }
+
     /// Seconds on `id` (`CLOCK_MONOTONIC`, `CLOCK_THREAD_CPUTIME_ID`).
     public static func clock(_ id: clockid_t = CLOCK_MONOTONIC) -> Double {
         var ts = timespec()
