@@ -42,7 +42,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "KeyedArchives",
-            dependencies: ["PropertyLists", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
         ),
         // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
         .target(

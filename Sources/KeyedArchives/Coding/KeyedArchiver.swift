@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyLists
+import SystemCalls
 
 /// Writes objects into a keyed archive that NSKeyedUnarchiver on macOS and iOS reads: the Swift
 /// counterpart of `NSKeyedArchiver`, without Foundation.

@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyLists
+import SystemCalls
 
 /// Writes a keyed archive as a `bplist00` file laid out as CoreFoundation lays out the archives
 /// NSKeyedArchiver writes on macOS, so that the bytes match where the archive does.

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Writes CoreFoundation's `bplist00` binary format as CoreFoundation does: objects in
 /// depth-first order (a dictionary's keys before its values), strings, numbers, dates, data and
 /// booleans stored once however often they occur, the smallest integer widths, and offset and
@@ -13,24 +15,10 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Creates a writer.
     public init(sortsKeys: Bool = false) { self.sortsKeys = sortsKeys }
 
-    /// The scalar values that are stored once (CF uniques by equality; so do we, by exact value).
+    /// The scalar values that are stored once (CF uniques by equality; so do we, by exact value:
+    /// strings by their bytes, ``ExactString``, so "\u{E9}" and "e\u{301}" stay two objects).
     private enum UniqueKey: Hashable {
         case string(ExactString), integer(Int64), unsigned(UInt64), real(UInt64), bool(Bool), date(UInt64), data([UInt8]), uid(UInt64)
-    }
-
-    /// A string compared by its exact scalars. Swift's `==` compares canonical equivalence, which
-    /// would store "\u{E9}" and "e\u{301}" as one object and change what a reader gets back; CF
-    /// compares the characters as stored, and so do we.
-    private struct ExactString: Hashable {
-        let value: String
-        init(_ value: String) { self.value = value }
-
-        static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
-
-        func hash(into hasher: inout Hasher) {
-            var value = value
-            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
     }
 
     /// An object of the table ready to encode, with references to other objects by index.
