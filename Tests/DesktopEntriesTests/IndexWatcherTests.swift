@@ -25,7 +25,7 @@ import TestHelpers
         let tree = try DesktopFixtures.tree()
         let watcher = try Self.startWatcher(tree)
         defer { watcher.signal(SIGKILL) }
-        #expect(eventually { IndexWatch.token(for: tree.locations) != nil }, "the watcher answers for the tree's locations")
+        #expect(eventually { IndexWatch.ask(for: tree.locations).token != nil }, "the watcher answers for the tree's locations")
 
         let first = tree.apps()
         guard case .rebuilt(let path) = first.origin else { Issue.record("first load: \(first.origin)"); return }
@@ -36,7 +36,7 @@ import TestHelpers
         // Another locale reads the same files (its index is another file): the same watcher answers.
         var german = tree.locations
         german.locales = ["de_DE", "de"]
-        #expect(eventually { IndexWatch.token(for: german) != nil })
+        #expect(eventually { IndexWatch.ask(for: german).token != nil })
         let germanApps = DesktopApps(locations: german, cacheDirectory: tree.cache, findProgram: DesktopFixtures.Tree.find)
         #expect(germanApps.origin != tree.apps().origin)
         #expect(eventually { Self.isVouched(DesktopApps(locations: german, cacheDirectory: tree.cache, findProgram: DesktopFixtures.Tree.find)) })
@@ -100,7 +100,7 @@ import TestHelpers
         let tree = try DesktopFixtures.tree()
         let watcher = try Self.startWatcher(tree)
         defer { watcher.signal(SIGKILL) }
-        #expect(eventually { IndexWatch.token(for: tree.locations) != nil })
+        #expect(eventually { IndexWatch.ask(for: tree.locations).token != nil })
         var german = tree.locations
         german.locales = ["de_DE", "de"]
         // Where queries keep their indexes by default, with the watcher's XDG_CACHE_HOME.
@@ -121,7 +121,7 @@ import TestHelpers
         try tree.write("[Desktop Entry]\nType=Application\nName=Late\nName[de]=Spät\nExec=true\nMimeType=image/png;\n",
                        to: "home/applications/late.desktop")
         #expect(eventually {
-            guard let token = IndexWatch.token(for: tree.locations) else { return false }
+            guard let token = IndexWatch.ask(for: tree.locations).token else { return false }
             return [path, germanPath].allSatisfy { DesktopAppIndex(path: $0)?.watchToken == token }
         }, "both indexes carry the watcher's token after the change")
         #expect(!FileManager.default.fileExists(atPath: folder + "/.desktop-apps-1.index.tmp-old"))
@@ -138,7 +138,7 @@ import TestHelpers
         let before = try #require(FileSystem.status(path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tree.home + "/applications/late.desktop")
         #expect(eventually {
-            guard let token = IndexWatch.token(for: tree.locations) else { return false }
+            guard let token = IndexWatch.ask(for: tree.locations).token else { return false }
             return DesktopAppIndex(path: path)?.watchToken == token
         })
         #expect(FileSystem.status(path)?.inode == before.inode)
@@ -215,7 +215,7 @@ import TestHelpers
 
         let started = try query()
         #expect(started.status == 0 && started.out == off.out, "\(started.err)")
-        #expect(eventually { IndexWatch.token(for: tree.locations) != nil }, "the started watcher answers")
+        #expect(eventually { IndexWatch.ask(for: tree.locations).token != nil }, "the started watcher answers")
         let watchers = Self.autostarted(for: tree)
         #expect(watchers.count == 1, "\(watchers)")
         for id in watchers {
@@ -249,7 +249,7 @@ import TestHelpers
         let environment = tree.gioEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let idle = try ProbeProcess("/usr/bin/env", ["-i"] + environment + [TestSupport.openin, "watch", "--idle-exit", "1"])
         let start = Date()
-        #expect(eventually { IndexWatch.token(for: tree.locations) != nil })
+        #expect(eventually { IndexWatch.ask(for: tree.locations).token != nil })
         #expect(idle.waitForExit(timeout: 60) == 0)
         #expect(Date().timeIntervalSince(start) >= 1)
 

@@ -70,7 +70,7 @@ extension DesktopAppIndex {
             } else {
                 status = FileSystem.status(cString: cPath)
             }
-            if word(at + 2) == 1, status?.kind == .directory {
+            if IndexLayout.SourceKind(rawValue: word(at + 2)) == .folder, status?.kind == .directory {
                 folder = OwnedDescriptor.lookupFolder(cString: cPath)
                 folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
             }
@@ -89,16 +89,15 @@ extension DesktopAppIndex {
     /// The one rule of "unchanged": a missing source is still missing; a present one has the
     /// same kind, device, inode and modification time, and a file the same size.
     private func sourceRecord(at: Int, matches status: FileStatus?) -> Bool {
-        let kind = word(at + 2)
-        guard let status else { return kind == 0 }
-        let expectedKind: UInt32 = switch status.kind { case .directory: 1; case .regular: 2; default: 3 }
+        let kind = IndexLayout.SourceKind(rawValue: word(at + 2))
+        guard let status else { return kind == .missing }
         let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
         let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
         let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
         let device = UInt64(word(at + 10)) | UInt64(word(at + 11)) << 32
-        guard kind == expectedKind, status.inode == inode, status.device == device, status.modified.seconds == seconds,
+        guard kind == IndexLayout.SourceKind(status), status.inode == inode, status.device == device, status.modified.seconds == seconds,
               status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
-        return kind != 2 || status.size == size
+        return kind != .file || status.size == size
     }
 
     /// Whether `path` starts with the bytes of `prefix`, compared eight at a time (a folder's

@@ -146,13 +146,11 @@ struct IndexBuilder {
     /// recorded then and was parsed: a file that could not be read may be readable now with the
     /// same status (a `chmod`, a descriptor limit in the watcher), so it is read again.
     private func previousApp(id: String, folder: Int, path: String, status: FileStatus?) -> DesktopApp? {
-        guard let previous, status?.kind == .regular else { return nil }
-        for record in previous.records(for: id) where previous.recordFolder(record) == folder {
-            guard previous.source(previous.recordSource(record), matches: status) else { return nil }
-            let app = previous.app(record)
-            return app.path == path && app.entry != nil ? app : nil
-        }
-        return nil
+        guard let previous, status?.kind == .regular,
+              let record = previous.records(for: id).first(where: { previous.recordFolder($0) == folder }),
+              previous.source(previous.recordSource(record), matches: status) else { return nil }
+        let app = previous.app(record)
+        return app.path == path && app.entry != nil ? app : nil
     }
 
     /// The associations of one folder, in GIO's order: the files of ``DesktopLocations/associationFiles(in:)``,
@@ -280,9 +278,8 @@ struct IndexBuilder {
         for source in sources {
             append(source.path)
             let status = source.status
-            let kind: UInt32 = switch status?.kind { case nil: 0; case .directory?: 1; case .regular?: 2; default: 3 }
             let inode = status?.inode ?? 0, seconds = UInt64(bitPattern: status?.modified.seconds ?? 0), size = UInt64(status?.size ?? 0)
-            words.append(kind)
+            words.append(IndexLayout.SourceKind(status).rawValue)
             words.append(UInt32(truncatingIfNeeded: inode))
             words.append(UInt32(truncatingIfNeeded: inode >> 32))
             words.append(UInt32(truncatingIfNeeded: seconds))
@@ -346,9 +343,8 @@ struct IndexBuilder {
             append(e?.execProgram)
         }
 
-        // Stable: the rows of one type keep GIO's order.
-        // Grouped by type in their order, then the types sorted: thousands of rows share a few
-        // hundred types.
+        // Grouped by type, each type's rows in GIO's order, then the types sorted: thousands of
+        // rows share a few hundred types.
         var rowsByType: [ExactString: [Int]] = [:]
         for (i, tweak) in tweaks.enumerated() { rowsByType[ExactString(tweak.mime), default: []].append(i) }
         let tweakOrder = rowsByType.keys.sorted { Self.less($0.value, $1.value) }.flatMap { rowsByType[$0]! }

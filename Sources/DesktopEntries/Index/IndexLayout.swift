@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The layout of the compiled desktop-application index (``DesktopAppIndex``): little-endian
 /// 32-bit words, then a pool of NUL-terminated strings. Every reference is checked against the
 /// file's bounds when read, so a damaged file is rebuilt, never trusted.
@@ -37,6 +39,22 @@ enum IndexLayout {
     }
 
     static let sourceWords = 12
+
+    /// What a source was when the index was built (its `kind` word): the one encoding the builder
+    /// writes and the freshness check compares.
+    enum SourceKind: UInt32 {
+        case missing = 0, folder = 1, file = 2, other = 3
+
+        /// The kind of a file with `status` (`nil`: missing).
+        init(_ status: FileStatus?) {
+            switch status?.kind {
+            case nil: self = .missing
+            case .directory?: self = .folder
+            case .regular?: self = .file
+            default: self = .other
+            }
+        }
+    }
     static let folderWords = 5
     static let tweakWords = 10
     static let pairWords = 4

@@ -66,7 +66,4 @@ enum IndexWatch {
             }
         }
     }
-
-    /// The running watcher's token for `locations`, or `nil` when none vouches for anything.
-    static func token(for locations: DesktopLocations) -> UInt64? { ask(for: locations).token }
 }
