@@ -17,6 +17,12 @@ extension Spawn {
     /// - Returns: the daemon's process id.
     @discardableResult
     package static func daemon(_ arguments: [String]) throws(SystemCallError) -> Int32 {
+        try daemon(arguments, input: nil, searchingPath: false)
+    }
+
+    /// ``daemon(_:)`` with standard input on `input` (the read end of a pipe: dup'ed to 0 in the
+    /// child) instead of `/dev/null`, the program found on `PATH` when `searchingPath`.
+    static func daemon(_ arguments: [String], input: Int32?, searchingPath: Bool) throws(SystemCallError) -> Int32 {
         guard let program = arguments.first else { throw SystemCallError(.spawn, errno: .invalidArgument) }
         if let forced = FaultInjection.failure(of: .spawn, path: program) { throw SystemCallError(.spawn, path: program, errno: forced) }
         var actions = posix_spawn_file_actions_t()
@@ -33,7 +39,8 @@ extension Spawn {
         // Each step must take: a daemon left holding our output pipe would hold up whoever reads
         // it to its end. (They fail only for want of memory.)
         let steps: [Int32] = [
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
+            input.map { posix_spawn_file_actions_adddup2(&actions, $0, 0) }
+                ?? posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0),
             posix_spawn_file_actions_adddup2(&actions, 1, 2),
             di_spawn_addclosefrom(&actions, 3),
@@ -46,7 +53,8 @@ extension Spawn {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+        let status = searchingPath ? posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+                                   : posix_spawn(&pid, program, &actions, &attributes, argv, environ)
         guard status == 0 else { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: status)) }
         return pid
     }

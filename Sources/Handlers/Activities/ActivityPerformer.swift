@@ -19,6 +19,9 @@ public struct ActivityPerformer {
         case delivered(document: String, app: AppBundle, result: Delivery.Result)
     }
 
+    /// How long the clipboard program may take to read the document and hand it to its child.
+    static let clipboardTimeout = 10.0
+
     /// How documents reach apps (the sender, its annotation, whether apps are started).
     public var delivery: Delivery
     /// The apps, to find the one behind a share extension.
@@ -66,10 +69,15 @@ public struct ActivityPerformer {
             do { bytes = try FileSystem.read(document.path) } catch { throw .system(error) }
             let mime = document.type.preferredMIMEType ?? "application/octet-stream"
             let command = program == "wl-copy" ? ["wl-copy", "--type", mime] : ["xclip", "-selection", "clipboard", "-t", mime, "-i"]
-            let finished: Spawn.Finished
-            do { finished = try Spawn.run(command, input: bytes) } catch { throw .system(error) }
-            guard finished.status == 0 else { throw .activityFailed(activity: activity.activityType, reason: "\(program) exited with status \(finished.status)") }
-            return [.copiedToClipboard(document: document.path, mimeType: mime)]
+            // The program forks a child that serves the clipboard until another program takes
+            // it: we wait for the program, never for that child, which outlives us.
+            let ended: Spawn.HandOff
+            do { ended = try Spawn.handOff(command, input: bytes, timeout: Self.clipboardTimeout) } catch { throw .system(error) }
+            switch ended {
+            case .exited(0): return [.copiedToClipboard(document: document.path, mimeType: mime)]
+            case .exited(let status): throw .activityFailed(activity: activity.activityType, reason: "\(program) exited with status \(status)")
+            case .timedOut: throw .activityFailed(activity: activity.activityType, reason: "\(program) did not take the data within \(Int(Self.clipboardTimeout)) s (is the display answering?)")
+            }
         case .shareExtension(let bundleIdentifier):
             guard let app = registry.flatMap({ AppBundle.registered(bundleIdentifier, in: $0) })
                     ?? AppBundle.all(on: delivery.root).apps.first(where: { $0.bundleIdentifier == bundleIdentifier }) else {
