@@ -61,6 +61,8 @@ enum SheetText {
         func dict(_ pairs: [(String, PropertyList)]) -> PropertyList { .dictionary(OrderedDictionary(uniqueKeysWithValues: pairs)) }
         var top: [(String, PropertyList)] = [
             ("documents", .array(sheet.documents.map { dict([("path", .string($0.path)), ("type", .string($0.type.identifier)),
+                                                            // The MIME type the desktop apps are looked up by (`gio mime TYPE`).
+                                                            ("mimeType", .string(LinuxApps.mimeType(of: $0.type))),
                                                             ("rule", .string("\($0.rule)"))]) })),
             ("apps", .array(sheet.apps.map { entry in
                 let c = entry.candidates[0]

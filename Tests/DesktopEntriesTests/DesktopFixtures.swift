@@ -87,23 +87,29 @@ enum DesktopFixtures {
 
         /// GIO's default and list for each type.
         func gio(_ types: [String]) throws -> [String: (default: String, all: [String])] {
-            guard let peer = gioPeer else { return [:] }
             try updateGIOCaches()
-            let output = try run([peer, "types"] + types, environment: gioEnvironment)
-            var result: [String: (String, [String])] = [:]
-            var current = ""
-            for line in output.out.split(separator: "\n") {
-                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { continue }
-                switch parts[0] {
-                case "type": current = parts[1]; result[current] = ("(none)", [])
-                case "default": result[current]!.0 = parts[1]
-                case "all": result[current]!.1.append(parts[1])
-                default: break
-                }
-            }
-            return result
+            return try DesktopFixtures.gio(types, environment: gioEnvironment)
         }
+    }
+
+    /// GIO's default and list for each type, as the peer answers in `environment` (empty when
+    /// the peer could not be built).
+    static func gio(_ types: [String], environment: [String: String]) throws -> [String: (default: String, all: [String])] {
+        guard let peer = gioPeer else { return [:] }
+        let output = try run([peer, "types"] + types, environment: environment)
+        var result: [String: (String, [String])] = [:]
+        var current = ""
+        for line in output.out.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case "type": current = parts[1]; result[current] = ("(none)", [])
+            case "default": result[current]!.0 = parts[1]
+            case "all": result[current]!.1.append(parts[1])
+            default: break
+            }
+        }
+        return result
     }
 
     /// A fresh tree from the corpus.

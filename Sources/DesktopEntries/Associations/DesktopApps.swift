@@ -225,6 +225,13 @@ public struct DesktopApps: Sendable {
         public var depth: Int
         /// The line that made it.
         public var provenance: Provenance
+        /// The type as that line wrote it: ``mimeType`` itself, or an alias of it (`image/pdf`
+        /// for `application/pdf`).
+        public var writtenType: String
+
+        /// Whether the line names the type only by an alias (GIO lists such apps after the
+        /// folder's apps that name the type itself).
+        public var isAliasClaim: Bool { writtenType != mimeType }
     }
 
     func provenance(_ tweak: DesktopAppIndex.Tweak) -> Provenance {
@@ -242,7 +249,7 @@ public struct DesktopApps: Sendable {
         let (hits, blocked) = associatedIDs(for: mimeType)
         var found: [String: Bool] = [:]
         let apps = hits.compactMap { id, depth, mime, row in
-            app(records: row.records, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row)) }
+            app(records: row.records, found: &found).map { Association(app: $0, mimeType: mime, depth: depth, provenance: provenance(row), writtenType: row.written) }
         }
         return (apps, blocked)
     }

@@ -192,6 +192,8 @@ public final class DesktopAppIndex: Sendable {
         var line: Int
         /// The app records of ``id`` (empty: no desktop file has that ID).
         var records: Range<Int>
+        /// The type as the line wrote it: an alias of the row's type, or the type itself.
+        var written: String
     }
 
     /// The association rows for the (unaliased) type `mime`, in GIO's order.
@@ -206,10 +208,12 @@ public final class DesktopAppIndex: Sendable {
         var i = low
         while i < n && compare(at: start + i * width, mime) == 0 {
             let at = start + i * width
-            let first = Int(word(at + 8)), records = Int(word(at + 9))
-            result.append(Tweak(folder: Int(word(at + 2)), kind: IndexLayout.TweakKind(rawValue: word(at + 3)) ?? .added,
-                                id: string(at: at + 4) ?? "", source: Int(word(at + 6)), line: Int(word(at + 7)),
-                                records: first <= appCount && records <= appCount - first ? first..<(first + records) : 0..<0))
+            func w(_ field: IndexLayout.TweakWord) -> Int { at + field.rawValue }
+            let first = Int(word(w(.firstRecord))), records = Int(word(w(.recordCount)))
+            result.append(Tweak(folder: Int(word(w(.folder))), kind: IndexLayout.TweakKind(rawValue: word(w(.kind))) ?? .added,
+                                id: string(at: w(.id0)) ?? "", source: Int(word(w(.source))), line: Int(word(w(.line))),
+                                records: first <= appCount && records <= appCount - first ? first..<(first + records) : 0..<0,
+                                written: string(at: w(.written0)) ?? mime))
             i += 1
         }
         return result

@@ -34,6 +34,8 @@ struct IndexBuilder {
         var id: String
         var source: Int
         var line: Int
+        /// The type as the line wrote it (an alias of ``mime``, or ``mime`` itself).
+        var written: String
     }
 
     /// The watcher's token to record (``IndexWatch``): asked for before anything was read.
@@ -174,7 +176,7 @@ struct IndexBuilder {
                     let mime = hierarchy.unalias(line.mimeType)
                     note(mime)
                     for id in line.desktopIDs where !(addedIDs[mime]?.contains(id) ?? false) && !(removedIDs[mime]?.contains(id) ?? false) {
-                        added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .added, id: id, source: source, line: line.line))
+                        added[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .added, id: id, source: source, line: line.line, written: line.mimeType))
                         addedIDs[mime, default: []].insert(id)
                     }
                 }
@@ -182,7 +184,7 @@ struct IndexBuilder {
                     let mime = hierarchy.unalias(line.mimeType)
                     note(mime)
                     for id in line.desktopIDs where !(removedIDs[mime]?.contains(id) ?? false) && !(addedIDs[mime]?.contains(id) ?? false) {
-                        removed[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .removed, id: id, source: source, line: line.line))
+                        removed[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .removed, id: id, source: source, line: line.line, written: line.mimeType))
                         removedIDs[mime, default: []].insert(id)
                     }
                 }
@@ -191,43 +193,55 @@ struct IndexBuilder {
                 let mime = hierarchy.unalias(line.mimeType)
                 note(mime)
                 for id in line.desktopIDs where !(defaultIDs[mime]?.contains(id) ?? false) {
-                    defaults[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .defaults, id: id, source: source, line: line.line))
+                    defaults[mime, default: []].append(Tweak(mime: mime, folder: f, kind: .defaults, id: id, source: source, line: line.line, written: line.mimeType))
                     defaultIDs[mime, default: []].insert(id)
                 }
             }
         }
         if !folder.isConfiguration {
-            // Each type's claimants, by app index. A few hundred types are claimed thousands of
-            // times: each is checked and unaliased once (`nil`: not a valid type).
+            // What `update-desktop-database` writes into the folder's `mimeinfo.cache`: each
+            // type as the `MimeType=` lines wrote it (aliases too), its claimants by ID, the
+            // types sorted by their bytes. GIO reads those lines in that order and appends each
+            // to the list of its unaliased type, once per app: so `application/pdf`'s own
+            // claimants come before apps that claim only its alias `image/pdf`. A few hundred
+            // types are claimed thousands of times: each is checked and unaliased once.
             var claims: [String: [Int]] = [:]
             var canonical: [String: String?] = [:]
+            func canonicalName(_ mime: String) -> String? {
+                if let known = canonical[mime] { return known }
+                let name = DesktopEntry.isValidMIMEType(mime) ? hierarchy.unalias(mime) : nil
+                canonical[mime] = .some(name)
+                return name
+            }
+            // Per app, the unaliased types it names under their own name (the row quotes that
+            // name when it has it, wherever an alias put the row).
+            var ownNames: [Int: Set<String>] = [:]
             for (index, app) in apps.enumerated() where app.folder == f {
                 guard let entry = app.entry, entry.isInMIMECache else { continue }
                 var seen: Set<String> = []
-                for mime in entry.mimeTypes {
-                    let canonicalName = canonical[mime] ?? {
-                        let name = DesktopEntry.isValidMIMEType(mime) ? hierarchy.unalias(mime) : nil
-                        canonical[mime] = .some(name)
-                        return name
-                    }()
-                    if let name = canonicalName, seen.insert(name).inserted { claims[name, default: []].append(index) }
+                for mime in entry.mimeTypes where seen.insert(mime).inserted {
+                    guard let name = canonicalName(mime) else { continue }
+                    claims[mime, default: []].append(index)
+                    if name == mime { ownNames[index, default: []].insert(name) }
                 }
             }
             // Claimants in ID order: the apps' ranks by ID, compared as numbers.
             var rank = [Int](repeating: 0, count: apps.count)
             let folderApps = apps.indices.filter { apps[$0].folder == f }
             for (position, index) in folderApps.sorted(by: { Self.less(apps[$0].id, apps[$1].id) }).enumerated() { rank[index] = position }
-            for (mime, claimants) in claims.sorted(by: { Self.less($0.key, $1.key) }) {
+            var claimed: [String: Set<Int>] = [:]
+            for (written, claimants) in claims.sorted(by: { Self.less($0.key, $1.key) }) {
+                let mime = canonicalName(written)!
                 note(mime)
-                // A folder has one app per ID, so the claimants never repeat one another: only
-                // the file lines are checked.
                 let (listed, blocked) = (addedIDs[mime] ?? [], removedIDs[mime] ?? [])
                 var rows: [Tweak] = []
                 rows.reserveCapacity(claimants.count)
-                for index in claimants.sorted(by: { rank[$0] < rank[$1] }) {
+                for index in claimants.sorted(by: { rank[$0] < rank[$1] }) where claimed[mime, default: []].insert(index).inserted {
                     let app = apps[index]
                     guard listed.isEmpty || !listed.contains(app.id), blocked.isEmpty || !blocked.contains(app.id) else { continue }
-                    rows.append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source, line: app.entry?.mimeTypeLine ?? 0))
+                    let name = ownNames[index]?.contains(mime) == true ? mime : written
+                    rows.append(Tweak(mime: mime, folder: f, kind: .claimed, id: app.id, source: app.source, line: app.entry?.mimeTypeLine ?? 0,
+                                      written: name))
                 }
                 added[mime, default: []] += rows
             }
@@ -357,6 +371,7 @@ struct IndexBuilder {
             let id = ExactString(app.id)
             if let known = recordsByID[id] { recordsByID[id] = (known.first, known.count + 1) } else { recordsByID[id] = (i, 1) }
         }
+        // In ``IndexLayout/TweakWord`` order.
         for tweak in tweakOrder.lazy.map({ tweaks[$0] }) {
             append(tweak.mime)
             words.append(UInt32(tweak.folder))
@@ -367,6 +382,7 @@ struct IndexBuilder {
             words.append(UInt32(tweak.line))
             words.append(UInt32(records.first))
             words.append(UInt32(records.count))
+            append(tweak.written)
         }
 
         let aliases = hierarchy.aliases.sorted { Self.less($0.key, $1.key) }

@@ -11,8 +11,8 @@ import SystemCalls
 ///          every file and folder read
 /// folders  [path, isConfiguration, origin]                                  DesktopLocations order
 /// apps     AppWord.count words each, sorted by desktop-file ID then folder
-/// tweaks   [mime, folder, kind, id, source, line, first record, record count] sorted by MIME type,
-///          stable (GIO's order); the records are the app rows of `id` (none: count 0)
+/// tweaks   TweakWord.count words each, sorted by MIME type, stable (GIO's order); the records are
+///          the app rows of `id` (none: count 0)
 /// aliases  [alias, canonical] sorted by alias
 /// parents  [child, parent] sorted by child, stable
 /// pool     strings; a string reference is two words: byte offset and length (0xFFFFFFFF = none)
@@ -22,7 +22,7 @@ enum IndexLayout {
     /// Raised when the layout changes, and when reading a desktop file gives other entries
     /// (``KeyFile``, ``DesktopEntry``): an index of another version is rebuilt from nothing,
     /// neither used nor reused (``IndexBuilder`` takes unchanged entries from the stale index).
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum HeaderWord: Int, CaseIterable {
@@ -56,7 +56,14 @@ enum IndexLayout {
         }
     }
     static let folderWords = 5
-    static let tweakWords = 10
+    static let tweakWords = TweakWord.allCases.count
+
+    /// The words of one association row: the unaliased type it is recorded under, and the name
+    /// the file wrote (an alias, for `image/pdf` in a `MimeType=` line), which GIO orders by and
+    /// an explanation quotes.
+    enum TweakWord: Int, CaseIterable {
+        case mime0, mime1, folder, kind, id0, id1, source, line, firstRecord, recordCount, written0, written1
+    }
     static let pairWords = 4
 
     /// The words of one app record.

@@ -128,7 +128,9 @@ public struct LinuxApps: Sendable {
         }
         var defaults: [String: String] = [:]
         for (type, match) in zip(types, documents) {
-            guard let choice = mode == .gio ? match.gioDefault : match.userDefault else { continue }
+            // Only a `[Default Applications]` line makes a default that the ranking puts first and
+            // calls the user's; GIO's first association by order is put first by ``arrange``.
+            guard let choice = mode == .gio ? match.gioDefault : match.userDefault, case .defaultEntry = choice.provenance else { continue }
             if byID[choice.app.id] == nil {
                 byID[choice.app.id] = choice.app
                 bundles.append(bundle(for: choice.app, documents: documents, types: types, registry: registry))
@@ -151,9 +153,13 @@ public struct LinuxApps: Sendable {
         for (match, type) in zip(documents, types) {
             var claimed: String?
             var source = ""
+            var aliasOnly = false
             if let association = match.associations[app.id] {
                 claimed = association.mimeType
-                source = association.provenance.description
+                source = Self.quoted(association)
+                // An app's own line that names the type only by an alias: GIO lists it after the
+                // apps that name the type itself, and so do we (rank Alternate).
+                aliasOnly = Self.isAliasOnly(association)
             } else if let through = match.throughTypes[app.id] {
                 claimed = through.claimed
                 source = "MimeType=\(through.claimed)"
@@ -168,7 +174,7 @@ public struct LinuxApps: Sendable {
             // own type, so the app stays eligible (the explanation says how it really matched).
             let contentType = named.map { type.conforms(to: $0) } == true ? named!.identifier : type.identifier
             let catchAll = Self.isCatchAll(claimed: claimed, documentMIME: match.mimeType)
-            add(DocumentTypeClaim(name: source, role: .editor, rank: hidden || catchAll ? .alternate : .default,
+            add(DocumentTypeClaim(name: source, role: .editor, rank: hidden || catchAll || aliasOnly ? .alternate : .default,
                                   contentTypes: [contentType], mimeTypes: [claimed]))
         }
         if claims.isEmpty, let entry = app.entry {
@@ -189,14 +195,21 @@ public struct LinuxApps: Sendable {
         guard let first = selection.documents.first else { return }
         switch mode {
         case .recommended:
-            let (shown, helpers) = sheet.apps.reduce(into: ([Sheet.AppEntry](), [Sheet.AppEntry]())) { parts, entry in
-                if let app = selection.byID[entry.app.bundleIdentifier], isHiddenHelper(app), !entry.candidates.allSatisfy(\.isUserDefault) {
-                    parts.1.append(entry)
+            // Apps that name the type itself, then hidden helpers, then apps that name it only by
+            // an alias (`image/pdf`: ImageMagick's `display` for PDFs, which its policy refuses).
+            var (shown, helpers, aliasOnly) = ([Sheet.AppEntry](), [Sheet.AppEntry](), [Sheet.AppEntry]())
+            for entry in sheet.apps {
+                let id = entry.app.bundleIdentifier
+                guard let app = selection.byID[id], !entry.candidates.allSatisfy(\.isUserDefault) else { shown.append(entry); continue }
+                if selection.documents.allSatisfy({ $0.associations[id].map(Self.isAliasOnly) ?? false }) {
+                    aliasOnly.append(entry)
+                } else if isHiddenHelper(app) {
+                    helpers.append(entry)
                 } else {
-                    parts.0.append(entry)
+                    shown.append(entry)
                 }
             }
-            sheet.apps = shown + helpers
+            sheet.apps = shown + helpers + aliasOnly
         case .gio:
             var order = first.gioOrder
             if let id = first.gioDefault?.app.id { order.removeAll { $0 == id }; order.insert(id, at: 0) }
@@ -208,6 +221,22 @@ public struct LinuxApps: Sendable {
         }
     }
 
+    /// Whether the app's own `MimeType=` names the type only by an alias (an added association
+    /// by an alias is the user's choice, and counts as naming the type).
+    static func isAliasOnly(_ association: DesktopApps.Association) -> Bool {
+        guard association.isAliasClaim, case .claimed = association.provenance else { return false }
+        return true
+    }
+
+    /// The line that associates an app, with the type as the file wrote it:
+    /// "FILE:LINE MimeType=image/pdf", "FILE:LINE [Added Associations] image/pdf=".
+    static func quoted(_ association: DesktopApps.Association) -> String {
+        switch association.provenance {
+        case .claimed: "\(association.provenance)\(association.writtenType)"
+        case .added, .defaultEntry: "\(association.provenance) \(association.writtenType)="
+        }
+    }
+
     /// Why the desktop app `id` is where it is for document `index`: the file it came from, the
     /// line that made it the default, how its claim matched, and its flags.
     public func explanation(for id: String, document index: Int, in selection: Selection) -> [String] {
@@ -216,11 +245,15 @@ public struct LinuxApps: Sendable {
         var lines = ["from \(app.path) (\(app.folder.origin), desktop-file ID \(app.id))"]
         if let association = match.associations[app.id] {
             let how: String
+            let named = association.isAliasClaim ? "\(association.writtenType) (an alias of \(association.mimeType))" : association.mimeType
             switch association.depth {
-            case 0: how = "\(association.mimeType), the document's own MIME type"
-            case let d: how = "\(association.mimeType), \(d) step\(d == 1 ? "" : "s") up the MIME parents of \(match.mimeType)"
+            case 0: how = "\(named), the document's own MIME type"
+            case let d: how = "\(named), \(d) step\(d == 1 ? "" : "s") up the MIME parents of \(match.mimeType)"
             }
-            lines.append("associated by \(association.provenance): \(how)")
+            lines.append("associated by \(Self.quoted(association)): \(how)")
+            if Self.isAliasOnly(association) {
+                lines.append("it names \(association.mimeType) only by its alias \(association.writtenType): listed after the apps that name the type itself (as GIO does), hidden helpers included, ranked Alternate")
+            }
         } else if let through = match.throughTypes[app.id] {
             lines.append("its MimeType=\(through.claimed) names \(through.type), a type the document conforms to (GIO does not list it)")
         }
