@@ -13,6 +13,13 @@ package struct BorrowedDescriptor: Sendable {
     /// Borrows `raw`; the caller keeps it open while this is used.
     package init(_ raw: Int32) { self.raw = raw }
 
+    /// The file's status. The corresponding C function is `fstat`.
+    package func status() throws(SystemCallError) -> FileStatus {
+        var info = stat()
+        _ = try invoke(.fstat) { fstat(raw, &info) }
+        return FileStatus(info)
+    }
+
     /// Reads up to `buffer.count` bytes at `offset`, leaving the file offset alone. The
     /// corresponding C function is `pread`.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemCallError) -> Int {

@@ -35,7 +35,7 @@ extension FileTypeDetector {
             case .magic(let priority): "its content matches the type's magic (priority \(priority))"
             case .contentSignature(let name): "its content starts with a \(name)"
             case .textContent: "its content is text"
-            case .emptyFile: "it is empty"
+            case .emptyFile: "it is empty, and an empty file is text, as GIO types it"
             case .fallback: "neither its name nor its content is recognised"
             case .unreadable(let why): "its content could not be read (\(why)); judged by name"
             }

@@ -10,8 +10,8 @@ import SystemCalls
 ///    magic outweighs it unless that type conforms to what the magic found.
 /// 2. Otherwise the content: the first magic rule that holds, by priority; else text/plain when the
 ///    first 32 bytes have no control character but tab, line feed and carriage return, or when no
-///    byte at all is a control character but whitespace and backspace; else nothing. An empty file
-///    is `application/x-zerosize`. A desktop entry recognised by content alone, under a name that
+///    byte at all is a control character but whitespace and backspace; else nothing. Empty data
+///    is `application/x-zerosize`; an empty *file* is text, as GIO types files (``emptyFile(named:)``). A desktop entry recognised by content alone, under a name that
 ///    says otherwise, is only text (GIO's guard against disguised launchers).
 /// 3. Name candidates and content together: a magic match of priority 80 or more wins; else the
 ///    first name candidate that is the content's type or a subclass of it; else the first name
@@ -98,6 +98,7 @@ public struct FileTypeDetector: Sendable {
             return fallback(ext, rule: .directory)
         }
         if evidence == .name { return guess(name: name, content: nil) }
+        if status.kind == .regular, status.size == 0, let empty = emptyFile(named: name) { return empty }
         // Only a name that cannot decide alone makes the content worth reading.
         if let name, let decided = decidedByName(name) { return decided }
         do {
@@ -119,8 +120,10 @@ public struct FileTypeDetector: Sendable {
     /// content, read with `pread` so the descriptor's offset is left alone). For a receiver that
     /// judges what it opened, never a path that may have changed since.
     public func type(ofFileNamed name: String, openAs fd: Int32) -> Answer {
-        if let decided = decidedByName(Self.baseName(of: name)) { return decided }
         let file = BorrowedDescriptor(fd)
+        if let status = try? file.status(), status.kind == .regular, status.size == 0,
+           let empty = emptyFile(named: Self.baseName(of: name)) { return empty }
+        if let decided = decidedByName(Self.baseName(of: name)) { return decided }
         return guess(name: Self.baseName(of: name)) { (buffer, offset) throws(SystemCallError) in try file.read(into: buffer, at: offset) }
     }
 
@@ -145,6 +148,24 @@ public struct FileTypeDetector: Sendable {
         var answer = guess(name: name, content: nil)
         answer.rule = .unreadable(why)
         return answer
+    }
+
+    /// An empty regular file, as GIO types a file (`g_file_query_info`): text, so that a file
+    /// just created opens in a text editor (GLib never sniffs an empty file, and answers
+    /// `text/plain` for every one: `application/x-zerosize` is `g_content_type_guess`'s answer for
+    /// empty data, which no app claims). A name whose type is text keeps that type (`empty.py` is
+    /// a Python script, which is text); any other name gives plain text (`empty.png` is not an
+    /// image yet). `nil` without the shared MIME database: the name decides, as on macOS.
+    private func emptyFile(named name: String?) -> Answer? {
+        guard let table = registry.contentTyping, let text = table.plainText else { return nil }
+        let plain = UTType(number: table.type(text), in: registry)
+        if let name {
+            let byName = guess(name: name, content: nil)
+            if byName.type.isDeclared, byName.type.conforms(to: plain) {
+                return Answer(type: byName.type, rule: .emptyFile, matchedMIMEType: byName.matchedMIMEType)
+            }
+        }
+        return Answer(type: plain, rule: .emptyFile, matchedMIMEType: table.name(text))
     }
 
     /// The answer when the name alone decides (one glob candidate), without reading anything.
