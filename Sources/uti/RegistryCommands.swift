@@ -22,9 +22,12 @@ extension UtiCommands {
         _ = try requiredCatalog()
         for path in operands {
             do {
-                let name = try Registration.register(path, on: root, variables: variables)
+                let name = try Registration.register(path, on: root, variables: variables, creatingRoot: command.flag("--create-root") || root.origin == .userDefault)
                 if !quiet { Output.line("registered \(name)") }
-            } catch { throw Failure(message: "\(path): \(error)") }
+            } catch {
+                if case .noDeviceRootToCreate = error { throw Failure(message: "\(error)") }
+                throw Failure(message: "\(path): \(error)")
+            }
         }
         let status = try rebuild()
         syncDesktopEntries()

@@ -189,7 +189,7 @@ import Testing
         #expect(unregistered.status == 0 && unregistered.out.contains("removed desktop entry"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: entries.path).filter { $0.hasSuffix(".desktop") }.isEmpty)
         // A named root never touches the user's desktop.
-        let named = try TestSupport.run("/usr/bin/env", xdg + [TestSupport.uti, "--root", folder.appendingPathComponent("other").path, "register", bundle.path])
+        let named = try TestSupport.run("/usr/bin/env", xdg + [TestSupport.uti, "--root", folder.appendingPathComponent("other").path, "register", "--create-root", bundle.path])
         #expect(named.status == 0 && !named.out.contains("desktop entry"))
     }
 }

@@ -120,7 +120,7 @@ import UniformTypes
             </dict></plist>
             """.utf8).write(to: bundle.appendingPathComponent("Info.plist"))
         let root = dir.appendingPathComponent("device").path
-        let plain = try TestSupport.run(TestSupport.uti, ["--root", root, "register", bundle.path])
+        let plain = try TestSupport.run(TestSupport.uti, ["--root", root, "register", "--create-root", bundle.path])
         #expect(plain.out.contains("registered Built.app"), "\(plain.out)\(plain.stderr)")
         #expect(try TestSupport.run(TestSupport.uti, ["--root", root, "unregister", "Built.app"]).status == 0)
         let defined = try TestSupport.run(TestSupport.uti, ["--root", root, "register", "--define", "PRODUCT_BUNDLE_IDENTIFIER=com.example.built", bundle.path])

@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyLists
+import Spelling
 import SystemCalls
 
 /// Registering and unregistering apps on a device root: an entry in `ROOT/Apps/` that links to the
@@ -13,10 +14,19 @@ public enum Registration {
 
     /// Registers the bundle or Info.plist at `path`; returns the entry's name.
     ///
-    /// The name is the bundle identifier as built (with `variables` substituted), or, when it is
-    /// still not usable (``BundleIdentifier/usable(_:)``), the file or folder name. An existing
-    /// entry of that name is replaced (re-registering picks up a moved bundle or new variables).
-    public static func register(_ path: String, on root: DeviceRoot, variables: BuildVariables = BuildVariables()) throws(AppRegistryError) -> String {
+    /// The name is the bundle identifier as built (with `variables` substituted), or, while there
+    /// is none or it still holds a build variable, the file or folder name. A property list with
+    /// none of an Info.plist's keys, or with an invalid identifier, is not an app and is refused
+    /// (``AppRegistryError/notAnApp(path:reason:)``).
+    /// An existing entry of that name is replaced (re-registering picks up a moved bundle or new
+    /// variables). A root that does not exist is created when it is the user's default, or with
+    /// `creatingRoot` (a program's call is on purpose; `uti register` passes it only for
+    /// `--create-root`, so that a typo creates nothing).
+    public static func register(_ path: String, on root: DeviceRoot, variables: BuildVariables = BuildVariables(),
+                                creatingRoot: Bool = true) throws(AppRegistryError) -> String {
+        if !root.exists && root.origin != .userDefault && !creatingRoot {
+            throw .noDeviceRootToCreate(root.path, similar: similarFolder(to: root.path))
+        }
         let absolute: String
         do { absolute = try CurrentProcess.absolutePath(path) } catch { throw .system(error) }
         guard let app = RegisteredApp(name: "", path: absolute, variables: variables) else {
@@ -26,10 +36,22 @@ public enum Registration {
         do { plist = try PropertyListReader.read(contentsOf: .init(app.infoPlistPath)).value } catch {
             throw .unreadable(path: app.infoPlistPath, reason: "\(error)")
         }
-        var name = BundleIdentifier.usable(variables.substitute(plist).0["CFBundleIdentifier"]?.stringValue) ?? ""
-        if !BundleIdentifier.canNameFolder(name) {
-            name = String(absolute.split(separator: "/").last ?? "app")
-            if name == "Info.plist" { name = String(absolute.split(separator: "/").dropLast().last ?? "app") }
+        // Only an app is registered: a property list with none of an Info.plist's keys (a
+        // document) is refused before anything is created. An app without a usable identifier
+        // (a source tree's Info.plist: `$(PRODUCT_BUNDLE_IDENTIFIER)`, or none where Xcode
+        // generates it) is named after its file or folder, until `--define` resolves it.
+        guard case .dictionary(let keys) = plist else { throw .notAnApp(path: app.infoPlistPath, reason: .notADictionary) }
+        guard keys.keys.contains(where: InfoPlistKeys.topLevel.contains) else { throw .notAnApp(path: app.infoPlistPath, reason: .noInfoPlistKeys) }
+        let written = variables.substitute(plist).0["CFBundleIdentifier"]?.stringValue ?? ""
+        let name: String
+        if let usable = BundleIdentifier.usable(written) {
+            if let problem = BundleIdentifier.problem(with: usable) {
+                throw .notAnApp(path: app.infoPlistPath, reason: .invalidBundleIdentifier(usable, problem: problem))
+            }
+            name = usable
+        } else {
+            let last = String(absolute.split(separator: "/").last ?? "app")
+            name = last == "Info.plist" ? String(absolute.split(separator: "/").dropLast().last ?? "app") : last
         }
         guard BundleIdentifier.canNameFolder(name) else { throw .invalidBundleIdentifier(name) }
         try ensureAppsDirectory(root)
@@ -52,6 +74,17 @@ public enum Registration {
             }
         } catch { throw .system(error) }
         return name
+    }
+
+    /// A folder beside `path` whose name is one or two edits from its name (`Samples` for
+    /// `Sampels`), for a did-you-mean.
+    static func similarFolder(to path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let last = parts.last.map(String.init) else { return nil }
+        let parent = "/" + parts.dropLast().joined(separator: "/")
+        let folders = FileSystem.entries(of: parent).filter { FileSystem.isDirectory(parent + "/" + $0) && $0 != last }
+        guard let nearest = Spelling.nearest(to: last, among: folders) else { return nil }
+        return (parent == "/" ? "" : parent) + "/" + nearest
     }
 
     /// Removes the registration `name` (a link in `ROOT/Apps`, and its variables); bundles stored
