@@ -2,6 +2,7 @@ import AppRegistry
 import DesktopEntries
 import Handlers
 import PropertyLists
+import Spelling
 import SystemCalls
 import ToolSupport
 import UniformTypes
@@ -84,6 +85,14 @@ struct OpeninCommands {
         }
         if let type = command.value("--activity") {
             guard let activity = sheet.activities.first(where: { $0.activityType == type }) else {
+                if let withheld = sheet.withheld.first(where: { $0.activityType == type }) {
+                    throw Failure(message: "the activity \(type) is not offered: \(withheld)", status: 1)
+                }
+                let known = Activity.builtInTypes + chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) }
+                guard known.contains(type) else {
+                    let suggestion = Spelling.nearest(to: type, among: known).map { " (did you mean \($0)?)" } ?? ""
+                    throw Failure(message: "no activity named \(type)\(suggestion); the activities are \(Activity.builtInTypes.joined(separator: ", ")) and share extensions' identifiers")
+                }
                 throw Failure(message: "the activity \(type) is not available for \(documentsPhrase(sheet))", status: 1)
             }
             return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)

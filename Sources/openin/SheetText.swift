@@ -52,6 +52,7 @@ enum SheetText {
             out.append("Not eligible:")
             for refusal in sheet.refusals { out.append("      \(refusal.app.name) (\(refusal.app.bundleIdentifier)): \(refusal.reason)") }
             for id in sheet.excluded { out.append("      \(id): excluded by --exclude") }
+            for withheld in sheet.withheld { out.append("      \(withheld.activityType): \(withheld)") }
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -78,7 +79,8 @@ enum SheetText {
         if all {
             top.append(("notEligible", .array(sheet.refusals.map {
                 dict([("bundleIdentifier", .string($0.app.bundleIdentifier)), ("name", .string($0.app.name)), ("reason", .string($0.reason))])
-            } + sheet.excluded.map { dict([("identifier", .string($0)), ("reason", .string("excluded by --exclude"))]) })))
+            } + sheet.excluded.map { dict([("identifier", .string($0)), ("reason", .string("excluded by --exclude"))]) }
+              + sheet.withheld.map { dict([("identifier", .string($0.activityType)), ("reason", .string($0.description))]) })))
         }
         let bytes = (try? JSONPropertyListWriter(prettyPrinted: true).write(dict(top))) ?? []
         return String(decoding: bytes, as: UTF8.self) + "\n"

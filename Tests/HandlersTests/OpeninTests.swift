@@ -230,8 +230,11 @@ import UniformTypes
         #expect(!anonymous.out.contains("save-to-sender"))
         let fromNotes = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", "--from", "com.example.notes", docs[0]])
         #expect(fromNotes.out.contains("save-to-sender"))
+        // A name that is no activity at all is a usage error; a real one that cannot work here is not offered.
         let missing = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "no-such-activity", docs[0]])
-        #expect(missing.status == 1)
+        #expect(missing.status == 2 && missing.stderr.contains("no activity named no-such-activity"), "\(missing.stderr)")
+        let unavailable = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "save-to-sender", docs[0]])
+        #expect(unavailable.status == 1 && unavailable.stderr.contains("is not available"), "\(unavailable.stderr)")
     }
 
     @Test func shareRulesCountKindsAndTotals() throws {

@@ -32,6 +32,9 @@ public struct Activity: Sendable, Hashable {
     public static let copyToFolderType = "copy-to-folder", saveToSenderType = "save-to-sender", printType = "print",
                       copyToClipboardType = "copy-to-clipboard"
 
+    /// Every built-in activity type, whether or not it can work here.
+    public static let builtInTypes = [copyToFolderType, saveToSenderType, printType, copyToClipboardType]
+
     /// The built-ins that can work here for `count` documents sent by `sender` (a registered app or not).
     public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool) -> [Activity] {
         var result = [Activity(activityType: copyToFolderType, name: "Copy to Folder", kind: .copyToFolder,

@@ -1,4 +1,5 @@
 import AppRegistry
+import SystemCalls
 import UniformTypes
 
 /// The activity sheet for one or more documents: the apps that can open all of them, in order and
@@ -9,6 +10,20 @@ public struct Sheet: Sendable {
         public var path: String
         public var type: UTType
         public var rule: FileTypeDetector.Rule
+        /// What the path is (`nil`: it could not be looked at): activities take regular files only.
+        public var kind: FileKind? = nil
+    }
+    /// An activity left out because a document is not a file it can take.
+    public struct Withheld: Sendable, Hashable, CustomStringConvertible {
+        /// The activity type.
+        public var activityType: String
+        /// The document it would refuse.
+        public var document: String
+        /// What that document is (`nil`: it could not be looked at).
+        public var kind: FileKind?
+
+        /// "afolder is a folder, not a file".
+        public var description: String { "\(document) is \(kind?.phrase ?? "missing or unreadable"), not a file" }
     }
     /// An app that can open every document.
     public struct AppEntry: Sendable {
@@ -28,6 +43,8 @@ public struct Sheet: Sendable {
     public var refusals: [Refusal]
     /// Apps and activities left out by `--exclude`.
     public var excluded: [String]
+    /// Activities left out because they would refuse a document (a folder, a device).
+    public var withheld: [Withheld] = []
 }
 
 /// Builds activity sheets from a registry, the registered apps and the user's defaults.
@@ -57,7 +74,7 @@ public struct Chooser: Sendable {
         let detector = FileTypeDetector(registry: registry)
         let documents = paths.map { path -> Sheet.Document in
             let answer = detector.type(ofFileAt: path)
-            return Sheet.Document(path: path, type: answer.type, rule: answer.rule)
+            return Sheet.Document(path: path, type: answer.type, rule: answer.rule, kind: FileSystem.status(path)?.kind)
         }
         let ranking = HandlerRanking(registry: registry)
         var perDocument: [[String: HandlerCandidate]] = []
@@ -99,7 +116,18 @@ public struct Chooser: Sendable {
             if exclude.contains(activity.activityType) { excluded.append(activity.activityType); return false }
             return true
         }
-        return Sheet(documents: documents, apps: apps, activities: activities, refusals: refusals, excluded: excluded)
+        // Never offer what would then refuse: every activity copies or reads the documents as
+        // files (a folder is refused, /dev/zero would be read for ever), except a share
+        // extension of an app that opens documents in place, which also takes a folder.
+        var withheld: [Sheet.Withheld] = []
+        activities = activities.filter { activity in
+            let inPlace: Bool
+            if case .shareExtension(let id) = activity.kind { inPlace = byIdentifier[id]?.opensDocumentsInPlace ?? false } else { inPlace = false }
+            guard let refused = documents.first(where: { !Delivery.takes($0.kind, inPlace: inPlace) }) else { return true }
+            withheld.append(Sheet.Withheld(activityType: activity.activityType, document: refused.path, kind: refused.kind))
+            return false
+        }
+        return Sheet(documents: documents, apps: apps, activities: activities, refusals: refusals, excluded: excluded, withheld: withheld)
     }
 
     /// Why `app` is not offered.

@@ -57,13 +57,17 @@ public struct Delivery: Sendable {
     ///   - progress: called with bytes copied and the total, during the copy.
     public func deliver(_ documentPath: String, type: String, to app: AppBundle, activity: String? = nil,
                         progress: ((Int64, Int64) -> Void)? = nil) throws(HandlerError) -> Result {
+        let original: String
+        do { original = try CurrentProcess.absolutePath(documentPath) } catch { throw .system(error) }
+        // Checked before the container is made: a refused document leaves no empty folders. (The
+        // copy checks again what it opened.)
+        guard let status = FileSystem.status(original) else { throw .system(SystemCallError(.stat, path: original, errno: .noSuchFileOrDirectory)) }
+        guard Self.takes(status.kind, inPlace: app.opensDocumentsInPlace) else { throw .notAFile(original, status.kind) }
         let container: AppContainer
         do {
             container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: root)
             try container.create()
         } catch { throw .app(error) }
-        let original: String
-        do { original = try CurrentProcess.absolutePath(documentPath) } catch { throw .system(error) }
         var request = OpenRequest(documentPath: original)
         request.originalPath = original
         request.documentType = type
@@ -75,8 +79,6 @@ public struct Delivery: Sendable {
         request.activity = activity
         let requestPath: String
         if app.opensDocumentsInPlace {
-            guard let status = FileSystem.status(original) else { throw .system(SystemCallError(.stat, path: original, errno: .noSuchFileOrDirectory)) }
-            guard status.kind == .regular || status.kind == .directory else { throw .notAFile(original, status.kind) }
             requestPath = try request.write(into: container.openRequests, clock: clock)
         } else {
             let staged = try StagedCopy(of: original, in: container.temporary, permissions: 0o444, progress: progress)
@@ -110,6 +112,13 @@ public struct Delivery: Sendable {
             launched = words
         }
         return Result(documentPath: request.documentPath, requestPath: requestPath, inPlace: app.opensDocumentsInPlace, launched: launched)
+    }
+
+    /// Whether a document of `kind` can be handed over: a regular file, or also a folder (a
+    /// package) to an app that opens documents in place. The one rule for the sheet's activities
+    /// and for delivery.
+    public static func takes(_ kind: FileKind?, inPlace: Bool) -> Bool {
+        kind == .regular || (inPlace && kind == .directory)
     }
 
     /// Copies `source` into `folder` under its name or the first free `name-N.ext`, never
