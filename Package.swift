@@ -188,7 +188,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "defaults",
-            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["SharedDefaults", "AppGroups", "AppRegistry", "PropertyLists", "ToolSupport", "SystemCalls", "Spelling",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable

@@ -31,6 +31,20 @@ public enum DefaultsDomain {
         return names.sorted()
     }
 
+    /// The domains `root` knows without creating one: its registered apps' bundle identifiers
+    /// (their share extensions' too), the App Groups their entitlements list, and every domain
+    /// that already holds defaults. A write to any other domain creates it: the `defaults` tool
+    /// asks for that on purpose (`--new-domain`), so that a typo creates nothing.
+    public static func known(on root: DeviceRoot) -> Set<String> {
+        var names = Set(all(on: root))
+        for app in AppBundle.all(on: root).apps {
+            names.insert(app.bundleIdentifier)
+            names.formUnion(app.shareExtensions.map(\.activityType))
+            names.formUnion(app.entitlements.applicationGroups)
+        }
+        return names
+    }
+
     /// Makes the folder of `location` ready for writing: a group's container is created as
     /// ``AppGroups/GroupContainer/create()`` does (mode 0700); an app's preferences folder is
     /// created in its container.

@@ -2,6 +2,7 @@ import AppRegistry
 import OrderedCollections
 import PropertyLists
 import SharedDefaults
+import Spelling
 import SystemCalls
 import ToolSupport
 
@@ -179,6 +180,14 @@ struct DefaultsCommands {
     /// The defaults of a domain to write, its folder created.
     func writable(_ domain: String) throws(Failure) -> SharedDefaults {
         let location = try location(domain)
+        if !command.flag("--new-domain") && !DefaultsDomain.exists(location) {
+            let known = DefaultsDomain.known(on: root)
+            if !known.contains(domain) {
+                let suggestion = Spelling.nearest(to: domain, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""
+                throw Failure(message: "defaults: \(domain) is neither a registered app on \(root.path) nor an App Group one of them is in, and holds no defaults\(suggestion); nothing was written. --new-domain creates it",
+                              status: 1)
+            }
+        }
         do { try DefaultsDomain.prepare(location, domain: domain, on: root) } catch { throw Failure(message: "defaults: \(error)") }
         return SharedDefaults(location: location)
     }
@@ -197,7 +206,7 @@ struct DefaultsCommands {
         for word in ProcessArguments.afterProgramName() {
             if skipNext { skipNext = false; continue }
             if word == "--root" { skipNext = true; continue }
-            if word.hasPrefix("--root=") { continue }
+            if word.hasPrefix("--root=") || word == "--new-domain" { continue }
             if seenVerb { words.append(word) } else if word == verb { seenVerb = true }
         }
         return words

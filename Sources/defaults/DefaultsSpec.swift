@@ -21,6 +21,7 @@ let defaultsSpec: ToolSpec = {
         OptionSpec("-dict", help: "the value is a dictionary of the KEY VALUE pairs that follow"),
         OptionSpec("-dict-add", help: "add the KEY VALUE pairs that follow to the dictionary at KEY"),
     ]
+    let newDomain = OptionSpec("--new-domain", help: "create the domain when it is neither a registered app, an App Group one of them is in, nor a domain that holds defaults (a typo creates nothing)")
     return ToolSpec(
         name: "defaults",
         summary: "read, write and delete the defaults of apps and App Groups on a device root, as Apple's defaults does",
@@ -33,13 +34,14 @@ let defaultsSpec: ToolSpec = {
             VerbSpec("read", operands: "[DOMAIN [KEY]]", summary: "print every domain, a domain, or one key", operandCount: 0...2),
             VerbSpec("read-type", operands: "DOMAIN KEY", summary: "print the type of a key's value: Type is string|integer|float|boolean|date|data|array|dictionary", operandCount: 2...2),
             VerbSpec("write", operands: "DOMAIN {PLIST | KEY VALUE}", summary: "write a key (typed with -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict, -dict-add), or replace the domain with a plist",
-                     options: typed + collections, operandCount: 2...Int.max),
+                     options: typed + collections + [newDomain], operandCount: 2...Int.max),
             VerbSpec("delete", operands: "DOMAIN [KEY]", summary: "remove a key, or the whole domain", operandCount: 1...2),
             VerbSpec("rename", operands: "DOMAIN OLD NEW", summary: "rename a key, keeping its value", operandCount: 3...3),
             VerbSpec("domains", summary: "list the domains that hold defaults, comma-separated", operandCount: 0...0),
             VerbSpec("find", operands: "WORD", summary: "print every key whose name or value contains WORD (any case), by domain", operandCount: 1...1),
             VerbSpec("export", operands: "DOMAIN PATH", summary: "write the domain as an XML property list to PATH ('-': standard output)", operandCount: 2...2),
-            VerbSpec("import", operands: "DOMAIN PATH", summary: "replace the domain with the dictionary of the property list at PATH ('-': standard input)", operandCount: 2...2),
+            VerbSpec("import", operands: "DOMAIN PATH", summary: "replace the domain with the dictionary of the property list at PATH ('-': standard input)",
+                     options: [newDomain], operandCount: 2...2),
         ],
         options: [root],
         examples: [

@@ -8,7 +8,17 @@ import TestHelpers
 @Suite struct DefaultsToolTests {
     static let group = "group.com.example.notes"
 
-    func root() throws -> String { try TestSupport.temporaryDirectory().path }
+    /// A device root with the apps whose domains the tests write: the Notes sample app
+    /// (com.example.notes) and the Group Notes sample, which is in group.com.example.notes. A
+    /// write to a domain no registered app owns is refused (`--new-domain` makes one).
+    func root() throws -> String {
+        let root = try TestSupport.temporaryDirectory().path
+        try FileManager.default.createDirectory(atPath: root + "/Apps", withIntermediateDirectories: true)
+        let samples = TestSupport.packageRoot.appendingPathComponent("Samples").path
+        try FileManager.default.createSymbolicLink(atPath: root + "/Apps/com.example.notes", withDestinationPath: samples + "/Apps/Notes.app")
+        try FileManager.default.createSymbolicLink(atPath: root + "/Apps/com.example.groupnotes", withDestinationPath: samples + "/AppGroups/Apps/GroupNotes.app")
+        return root
+    }
 
     func ok(_ root: String, _ arguments: [String], stdin: Data? = nil) throws -> String {
         let run = try defaultsTool(root, arguments, stdin: stdin)
@@ -125,7 +135,7 @@ import TestHelpers
     }
 
     @Test func sampleAppAndWidgetShareANote() throws {
-        let r = try root()
+        let r = try TestSupport.temporaryDirectory().path
         try FileManager.default.copyItem(atPath: TestSupport.packageRoot.appendingPathComponent("Samples/AppGroups/Apps").path, toPath: r + "/Apps")
         let sample = TestSupport.productsDirectory.appendingPathComponent("group-notes").path
         let app = r + "/Apps/GroupNotes.app", widget = app + "/PlugIns/NoteWidget.appex"
