@@ -43,6 +43,13 @@ struct NotifyutilRun {
         var blocked: [Int32] = []
         for (kind, values) in commands where kind == .registrationType(.signal) { blocked.append(values.first.flatMap(Int32.init) ?? 1) }
         let signalSource = blocked.isEmpty ? nil : try? SignalDescriptor(Array(Set(blocked)))
+        // A state that is not a number is a usage error, found before anything is done.
+        for (kind, values) in commands where kind == .setState && (values.count != 2 || Int64(values[1]) == nil) {
+            Output.error("notifyutil: the value following -s \(Self.shown(values.first ?? "")) must be a 64-bit integer, not '\(Self.shown(values.last ?? ""))'")
+            return 1
+        }
+        var held: [NotificationToken] = []
+        defer { for token in held { try? center.cancel(token) } }
         for (kind, values) in commands {
             let key = values.first ?? ""
             switch kind {
@@ -55,7 +62,7 @@ struct NotifyutilRun {
                 do {
                     try center.post(key)
                     if pause > 0 { Clock.sleep(pause) }
-                } catch { Output.line("\(key): \(error.status)") }
+                } catch { Output.line("\(Self.shown(key)): \(Self.reason(error))") }
             case .watch, .watchCount:
                 let name = kind == .watchCount ? (values.count > 1 ? values[1] : key) : key
                 let count = kind == .watchCount ? Int(key) : nil
@@ -85,7 +92,7 @@ struct NotifyutilRun {
                     if count == 0 { try? center.cancel(token); continue }
                     watches[token.rawValue] = Watch(name: name, type: type, signal: signal, remaining: count)
                 } catch {
-                    Output.line("\(name): \(error.status)")
+                    Output.line("\(Self.shown(name)): \(Self.reason(error))")
                 }
             case .getState:
                 do {
@@ -93,20 +100,33 @@ struct NotifyutilRun {
                     let value = try center.state(of: token)
                     try center.cancel(token)
                     Output.line("\(key) \(value)")
-                } catch { Output.line("\(key): \(error.status)") }
+                } catch { Output.line("\(Self.shown(key)): \(Self.reason(error))") }
             case .setState:
-                guard values.count == 2 else { continue }
-                let value = UInt64(bitPattern: Int64(values[1]) ?? 0)
-                if Int64(values[1]) == nil { Output.error("value following -s name must be a 64-bit integer") }
+                guard values.count == 2, let number = Int64(values[1]) else { continue }
                 do {
+                    // Kept until notifyutil exits, as on macOS: a name's state lives while a
+                    // registration holds it, so a later -g of this run reads it back.
                     let token = try center.registerPlain(key)
-                    try center.setState(value, for: token)
-                    try center.cancel(token)
-                } catch { Output.line("\(key): \(error.status)") }
+                    try center.setState(UInt64(bitPattern: number), for: token)
+                    held.append(token)
+                } catch { Output.line("\(Self.shown(key)): \(Self.reason(error))") }
             }
         }
         if watches.isEmpty { return 0 }
         return report(&watches, wakes: wakes.read, fileDescriptor: fileDescriptor, signalSource: signalSource, quiet: quiet, verbose: verbose)
+    }
+
+    /// A name as a message shows it: control characters escaped, and at most 64 characters
+    /// (a 100 KB name is not echoed back).
+    static func shown(_ name: String) -> String {
+        let escaped = TerminalText.escaped(name)
+        return escaped.count <= 64 ? escaped : String(escaped.prefix(64)) + "… (\(name.utf8.count) bytes)"
+    }
+
+    /// macOS's status word (`Invalid Name`), and the rule broken when the name is the problem.
+    static func reason(_ error: NotificationError) -> String {
+        if case .invalidName(_, let why) = error { return "\(error.status) (\(why); a name is at most \(NotificationName.maximumLength) bytes, without NUL)" }
+        return "\(error.status)"
     }
 
     /// Waits for deliveries and prints them until every counted registration is done.

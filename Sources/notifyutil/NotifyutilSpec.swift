@@ -44,6 +44,13 @@ let notifyutilOptions: [(option: OptionSpec, command: NotifyutilCommand)] = {
     count.countForm = true
     var set = OptionSpec("-s", value: .text("KEY"), repeatable: true, help: "set the state value for KEY to VAL (a 64-bit integer)")
     set.trailing = [ArgumentSpec("VAL", .text("VAL"))]
+    var post = OptionSpec("-p", value: .text("KEY"), repeatable: true, help: "post a notification for KEY")
+    post.mistakenFor = ["--post", "-post"]
+    var get = OptionSpec("-g", value: .text("KEY"), repeatable: true, help: "get the state value for KEY")
+    get.mistakenFor = ["--get", "-get"]
+    set.mistakenFor = ["--set", "-set"]
+    var watch = OptionSpec("-w", value: .text("KEY"), repeatable: true, help: "register for KEY and report notifications")
+    watch.mistakenFor = ["--watch", "-watch"]
     return [
         (OptionSpec("-q", help: "quiet: print nothing for notifications"), .quiet),
         (OptionSpec("-v", help: "verbose: print the time, key, state and registration type for each notification"), .verbose),
@@ -56,10 +63,10 @@ let notifyutilOptions: [(option: OptionSpec, command: NotifyutilCommand)] = {
         (OptionSpec("-plain", repeatable: true, help: "later registrations are plain, checked every 100 ms"), .registrationType(.plain)),
         (signal, .registrationType(.signal)),
         (OptionSpec("-dispatch", repeatable: true, help: "deliver later registrations through a callback"), .registrationType(.dispatch)),
-        (OptionSpec("-p", value: .text("KEY"), repeatable: true, help: "post a notification for KEY"), .post),
-        (OptionSpec("-w", value: .text("KEY"), repeatable: true, help: "register for KEY and report notifications"), .watch),
+        (post, .post),
+        (watch, .watch),
         (count, .watchCount),
-        (OptionSpec("-g", value: .text("KEY"), repeatable: true, help: "get the state value for KEY"), .getState),
+        (get, .getState),
         (set, .setState),
     ]
 }()

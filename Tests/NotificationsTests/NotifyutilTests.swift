@@ -56,11 +56,38 @@ struct NotifyutilTests {
         let long = String(repeating: "x", count: 600)
         let tooLong = try run(folder, ["-z", "0", "-p", long])
         #expect(tooLong.waitForExit() == 0)
-        #expect(tooLong.output == ["\(long): Invalid Name"])
+        // macOS's "KEY: Invalid Name", with the rule broken, and not 600 bytes of name echoed back.
+        #expect(tooLong.output == [String(repeating: "x", count: 64) + "… (600 bytes): Invalid Name (it is 600 bytes long, more than 512; a name is at most 512 bytes, without NUL)"])
         let unknown = try run(folder, ["-x"])
         #expect(unknown.waitForExit() == 1)
         let missing = try run(folder, ["-s", "only-key"])
         #expect(missing.waitForExit() == 1)
+    }
+
+    @Test("-s NAME 42 -g NAME prints 42 with no other process holding the name, as docs/notifications.md shows")
+    func setThenGetAlone() throws {
+        let folder = try freshFolder()
+        let tool = try run(folder, ["-s", "com.example.alone", "42", "-g", "com.example.alone"])
+        #expect(tool.waitForExit() == 0)
+        #expect(tool.output == ["com.example.alone 42"])
+        // The state lived while notifyutil held it: a later run starts from 0, as on macOS.
+        let later = try run(folder, ["-g", "com.example.alone"])
+        #expect(later.waitForExit() == 0)
+        #expect(later.output == ["com.example.alone 0"])
+    }
+
+    @Test("A state that is no number is a usage error found before anything runs; --post suggests -p")
+    func usageErrorsBeforeAnything() throws {
+        let folder = try freshFolder()
+        let waiter = try run(folder, ["-1", "com.example.never"])
+        defer { waiter.stop() }
+        let bad = try ProbeProcess(ProbeProcess.notifyutilPath, ["-p", "com.example.never", "-s", "k", "many"],
+                                   environment: ["DOCUMENT_INTERCHANGE_NOTIFY_DIR": folder])
+        #expect(bad.waitForExit() == 1)
+        // The -p before the bad -s did not run: the waiter saw nothing.
+        #expect(waiter.waitForLine(startingWith: "com.example.never", timeout: 1) == nil)
+        let misspelt = try TestSupport.run(ProbeProcess.notifyutilPath, ["--post", "x"], environment: ["DOCUMENT_INTERCHANGE_NOTIFY_DIR": folder])
+        #expect(misspelt.status == 1 && misspelt.stderr.contains("unknown option --post (did you mean -p?)"), "\(misspelt.stderr)")
     }
 
     @Test("-file, -check and -signal registrations each report their post")

@@ -99,7 +99,8 @@ extension ToolSpec {
                     if let verbSpec, known().contains(where: { $0.name == word || $0.short == word }) {
                         throw UsageError("\(word) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
                     }
-                    throw UsageError("unknown option \(word)" + suggestion(for: word, among: known().map(\.name)), verb: verbSpec?.name)
+                    let meant = known().first { $0.mistakenFor.contains(word) }.map { " (did you mean \($0.name)?)" }
+                    throw UsageError("unknown option \(word)" + (meant ?? suggestion(for: word, among: known().map(\.name))), verb: verbSpec?.name)
                 }
                 var value = ""
                 var given: [String] = []

@@ -172,6 +172,10 @@ public struct OptionSpec: Sendable {
     /// Whether a count written as the option (`-1`, `-25`) means this option, the count being
     /// its first value (notifyutil's `-# KEY`: wait for that many posts).
     public var countForm = false
+    /// Words people type for this option that are not its name (`--post` for notifyutil's
+    /// `-p`): an unknown option that is one of them is answered with this option's name, where
+    /// spelling alone would suggest another (`-port`).
+    public var mistakenFor: [String] = []
 
     /// An option.
     public init(_ name: String, short: String? = nil, value: ValueKind? = nil, placeholder: String? = nil,

@@ -1,0 +1,28 @@
+/// Text from outside (a file name, a notification name, an app's string) as a human-readable line
+/// shows it: a control character is written as an escape (`\n`, `\t`, `\u{1b}`), so that a newline
+/// in a name cannot forge a line and an escape sequence cannot reach the terminal raw.
+public enum TerminalText {
+    /// `text` with every C0 and C1 control character and DEL escaped, and `\` doubled so that
+    /// an escape is never ambiguous.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\\": out += "\\\\"
+            case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) || scalar == "\\" }
+}
