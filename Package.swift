@@ -102,7 +102,7 @@ let libraryTargets: [Target] = [
         // opening (an open request and the launch command), the desktop's side.
         .target(
             name: "URLSchemes",
-            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["AppRegistry", "Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
@@ -182,7 +182,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "openurl",
-            dependencies: ["URLSchemes", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls"],
+            dependencies: ["URLSchemes", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls", "Spelling"],
             swiftSettings: prespecialize,
             linkerSettings: staticExecutable
         ),

@@ -1,3 +1,4 @@
+import AppRegistry
 import SystemCalls
 
 /// Why a group container cannot be given, as a value.
@@ -24,7 +25,7 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible {
             let source = file.map { " (\($0))" } ?? " (it has no entitlements file)"
             return "\(app) is not a member of \(group): its com.apple.security.application-groups entitlement lists \(listed)\(source)"
         case .invalidIdentifier(let group, let reason): return "\"\(group)\" is not an App Group identifier: \(reason)"
-        case .noDeviceRoot(let path): return "no device root at \(path)"
+        case .noDeviceRoot(let path): return DeviceRoot.absence(at: path)
         case .unsafeContainer(let path, let reason): return "refusing the group container \(path): \(reason)"
         case .unreadableBundle(let path, let reason): return "cannot read the bundle \(path): \(reason)"
         case .system(let error): return error.description

@@ -25,7 +25,7 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unknownIdentity: "the app does not know who it is: DI_BUNDLE_IDENTIFIER is not set and no bundle identifier was given"
-        case .noDeviceRoot(let path): "no device root at \(path)"
+        case .noDeviceRoot(let path): DeviceRoot.absence(at: path)
         case .url(let error): error.description
         case .app(let error): error.description
         case .handler(let error): error.description

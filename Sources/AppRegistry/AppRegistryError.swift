@@ -54,8 +54,8 @@ public enum AppRegistryError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidBundleIdentifier(let id): "\"\(id)\" cannot name an app's container"
         case .notAnApp(let path, let reason): "\(path) is not an app's Info.plist: \(reason); nothing was registered"
         case .noDeviceRootToCreate(let path, let similar):
-            "no device root at \(path)" + (similar.map { " (did you mean \($0)?)" } ?? "") + "; --create-root makes a new one there"
-        case .noDeviceRoot(let path): "no device root at \(path)"
+            DeviceRoot.absence(at: path) + (similar.map { " (did you mean \($0)?)" } ?? "") + "; --create-root makes a new one there"
+        case .noDeviceRoot(let path): DeviceRoot.absence(at: path)
         case .notRegistered(let name): "\(name) is not registered"
         case .storedInRoot(let path): "\(path) is a bundle stored in the device root, not a registration link; remove it yourself"
         case .noCatalog(let places): "no type catalog found; looked in " + places.joined(separator: ", ")

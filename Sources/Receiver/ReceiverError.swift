@@ -23,7 +23,7 @@ public enum ReceiverError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .system(let error): error.description
         case .manifest(let path, let code, let message): "manifest \(path): \(message) (SQLite \(code))"
-        case .noDeviceRoot(let path): "no device root at \(path)"
+        case .noDeviceRoot(let path): DeviceRoot.absence(at: path)
         case .noSuchApp(let id, let root): "no app \(id) on \(root) (neither registered nor with a container)"
         case .app(let error): error.description
         case .handler(let error): error.description

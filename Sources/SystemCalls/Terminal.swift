@@ -51,4 +51,12 @@ package final class RawTerminal {
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
         return Int(size.ws_row)
     }
+
+    /// The number of columns of the terminal on `descriptor`, if it says. The corresponding C
+    /// call is `ioctl(TIOCGWINSZ)`.
+    package static func columns(of descriptor: Int32 = 1) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }

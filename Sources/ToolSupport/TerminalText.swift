@@ -2,8 +2,10 @@
 /// shows it: a control character is written as an escape (`\n`, `\t`, `\u{1b}`), so that a newline
 /// in a name cannot forge a line and an escape sequence cannot reach the terminal raw.
 public enum TerminalText {
-    /// `text` with every C0 and C1 control character and DEL escaped, and `\` doubled so that
-    /// an escape is never ambiguous.
+    /// `text` with every C0 and C1 control character and DEL escaped. A backslash stays itself
+    /// (not doubled), so that a name already shown with `\xNN` for bytes that are not UTF-8
+    /// (``SystemCalls/DisplayName``) reads the same; a name holding a backslash followed by `n`
+    /// reads like an escaped newline, which JSON output tells apart.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
@@ -12,7 +14,6 @@ public enum TerminalText {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
-            case "\\": out += "\\\\"
             case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
@@ -24,5 +25,5 @@ public enum TerminalText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) || scalar == "\\" }
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) }
 }

@@ -1,3 +1,4 @@
+import DesktopEntries
 import SystemCalls
 
 /// Hands a URL no registered app handles (https, mailto) to the desktop's handler: `gio open`
@@ -28,15 +29,26 @@ public enum DesktopHandoff {
     ///   ``URLSchemeError/noDesktopHandler(scheme:lookedFor:)``, ``URLSchemeError/desktopFailed(command:status:)``.
     public static func handOver(_ url: SchemeURL) throws(URLSchemeError) -> [String] {
         if Environment.value(loopMarker) != nil { throw .handoffLoop(scheme: url.normalizedScheme) }
-        guard let command = command(for: url) else {
+        let installed = programs.filter { Environment.findExecutable($0[0]) != nil }.map { $0 + [url.text] }
+        guard !installed.isEmpty else {
             throw .noDesktopHandler(scheme: url.normalizedScheme, lookedFor: programs.map { $0.joined(separator: " ") })
         }
-        let status: Int32
-        do {
-            let pid = try Spawn.detached(command, adding: [loopMarker + "=1"])
-            status = try Spawn.wait(for: pid)
-        } catch { throw .system(error) }
-        guard status == 0 else { throw .desktopFailed(command: command, status: status) }
-        return command
+        // `gio open` opens only what a desktop file claims (x-scheme-handler/SCHEME): with no
+        // claim it can only fail ("Operation not supported"), so only xdg-open is tried, which
+        // may still find a browser ($BROWSER, x-www-browser); failing that, the reason is given.
+        let claimed = !DesktopApps().applications(for: "x-scheme-handler/" + url.normalizedScheme).isEmpty
+        let tried = installed.filter { claimed || $0[0] != "gio" }
+        var failed: (command: [String], status: Int32)?
+        for command in tried {
+            let status: Int32
+            do {
+                let pid = try Spawn.detached(command, adding: [loopMarker + "=1"])
+                status = try Spawn.wait(for: pid)
+            } catch { throw .system(error) }
+            if status == 0 { return command }
+            failed = failed ?? (command, status)
+        }
+        guard let failed, claimed else { throw .noDesktopApp(scheme: url.normalizedScheme, tried: tried.map { $0.dropLast().joined(separator: " ") }) }
+        throw .desktopFailed(command: failed.command, status: failed.status)
     }
 }

@@ -12,6 +12,9 @@ public enum URLSchemeError: Error, Sendable, Hashable, CustomStringConvertible {
     case noDesktopHandler(scheme: String, lookedFor: [String])
     /// The desktop's program ran and failed.
     case desktopFailed(command: [String], status: Int32)
+    /// No installed desktop app claims the scheme (`x-scheme-handler/SCHEME`), and the desktop
+    /// programs tried could not open it: for https, no browser is installed.
+    case noDesktopApp(scheme: String, tried: [String])
     /// Handing the URL back to the desktop would loop (openurl was started by the desktop for it).
     case handoffLoop(scheme: String)
     /// A payload that is not what it claims (base64url, JSON): what and where.
@@ -37,6 +40,9 @@ public enum URLSchemeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noDesktopHandler(let scheme, let places):
             return "no registered app handles the scheme \(scheme), and there is no desktop handler to hand it to (looked for \(places.joined(separator: ", ")))"
         case .desktopFailed(let command, let status): return "\(command.joined(separator: " ")) failed with status \(status)"
+        case .noDesktopApp(let scheme, let tried):
+            return "no installed app opens \(scheme): URLs: no registered app handles the scheme, no .desktop file claims x-scheme-handler/\(scheme)"
+                + (tried.isEmpty ? "" : ", and \(tried.joined(separator: " and ")) could not open it") + (["http", "https"].contains(scheme) ? "; install a web browser" : "")
         case .handoffLoop(let scheme):
             return "no registered app handles the scheme \(scheme); not handing it back to the desktop, which started this openurl for it"
         case .invalidPayload(let why): return "invalid payload: \(why)"

@@ -19,7 +19,7 @@ struct DefaultsCommands {
     var operands: [String] { command.operands }
 
     func run() throws(Failure) -> Int32 {
-        if root.origin == .explicit && !root.exists { throw Failure(message: "defaults: no device root at \(root.path)", status: 2) }
+        if root.origin == .explicit && !root.exists { throw Failure(message: "defaults: \(root.absence)", status: 2) }
         switch command.verb ?? "read" {
         case "read": try readVerb()
         case "read-type":

@@ -24,9 +24,9 @@ enum InboxdReport {
     /// The lines `once` prints.
     static func print(_ app: String, _ outcomes: [EntryOutcome], into folder: String) {
         for entry in outcomes {
-            let shown = DisplayName.of(entry.name)
+            let shown = TerminalText.escaped(DisplayName.of(entry.name))
             switch entry.outcome {
-            case .moved(let stored): Output.line("\(app): \(shown) -> \(folder)\(stored)")
+            case .moved(let stored): Output.line("\(app): \(shown) -> \(TerminalText.escaped(folder + stored))")
             case .deferred(let why): Output.line("\(app): \(shown) left for later: \(why)")
             case .refused(let why): Output.line("\(app): \(shown) refused: \(why)")
             case .quarantined(let why, let stored): Output.line("\(app): \(shown) quarantined as Library/Quarantine/\(stored): \(why)")
@@ -46,7 +46,8 @@ enum InboxdReport {
     }
 
     static func historyLine(_ app: String, _ entry: ManifestEntry) -> String {
-        "\(app)\t\(entry.status.rawValue)\t\(DisplayName.of(entry.originalName))\t\(entry.storedName ?? "-")\t\(entry.type ?? "-")\t\(entry.size)\t\(entry.sha256)"
+        // Names escaped: a tab or a newline in a name would break the row into more fields or lines.
+        "\(app)\t\(entry.status.rawValue)\t\(TerminalText.escaped(DisplayName.of(entry.originalName)))\t\(TerminalText.escaped(entry.storedName ?? "-"))\t\(entry.type ?? "-")\t\(entry.size)\t\(entry.sha256)"
     }
 
     static func historyValue(_ app: String, _ entry: ManifestEntry) -> PropertyList {

@@ -9,7 +9,8 @@ enum FolderPrompt {
         if let given {
             let folder = PathText.expandingTilde(given)
             guard FileSystem.isDirectory(folder) else {
-                throw OpeninCommands.Failure(message: "copy-to-folder: there is no folder \(folder) (create it first)")
+                throw OpeninCommands.Failure(message: FileSystem.exists(folder) ? "copy-to-folder: \(folder) is not a folder"
+                                                                                : "copy-to-folder: there is no folder \(folder) (create it first)")
             }
             return folder
         }

@@ -56,11 +56,32 @@ struct InteractiveSheet {
         }
     }
 
-    var pageSize: Int { max(3, (RawTerminal.rows() ?? 24) - sheet.documents.count - 8) }
+    /// The terminal's height and width (24×80 when it does not say).
+    var screen: (rows: Int, columns: Int) { (RawTerminal.rows() ?? 24, RawTerminal.columns() ?? 80) }
+
+    /// The documents' lines at the top: two at most (then "… and N more").
+    var headerLines: [String] {
+        let lines = SheetText.documentLines(sheet)
+        return lines.count <= 2 ? lines : [lines[0], "… and \(lines.count - 1) more documents"]
+    }
+
+    /// Whether the terminal is tall enough for blank lines between the parts.
+    var roomy: Bool { screen.rows >= 16 }
+
+    /// The rows of one page: the height less the header, the section titles (two at most), the
+    /// blank lines of a roomy screen and the footer, so that the whole sheet fits and nothing
+    /// scrolls the header or the highlighted row away.
+    var pageSize: Int { max(1, screen.rows - headerLines.count - 2 - (roomy ? 3 : 0) - 1) }
 
     func draw(selected: Int, typed: String, notice: String) {
-        var out = "\u{1B}[H\u{1B}[2J"
-        for line in SheetText.documentLines(sheet) { out += line + "\r\n" }
+        let width = screen.columns
+        // Each line is escaped (a newline or an escape sequence in a name cannot reach the
+        // terminal) and cut to the width, never wrapped: a wrapped line would push the page down.
+        func fit(_ text: String) -> String {
+            let shown = TerminalText.escaped(text)
+            return shown.count < width ? shown : String(shown.prefix(max(1, width - 2))) + "…"
+        }
+        var lines = headerLines.map(fit)
         let page = selected / pageSize, pages = (rows.count + pageSize - 1) / max(pageSize, 1)
         let first = page * pageSize, last = min(rows.count, first + pageSize)
         var section = ""
@@ -70,15 +91,21 @@ struct InteractiveSheet {
             case .app(let entry): (kind, text) = ("Open in", "\(entry.app.name)  \(SheetText.summary(entry))")
             case .activity(let a): (kind, text) = ("Activities", a.name)
             }
-            if kind != section { out += "\r\n\(kind):\r\n"; section = kind }
-            let line = "  \(i + 1). \(text)"
-            out += i == selected ? "\u{1B}[7m> \(line)\u{1B}[0m\r\n" : "  \(line)\r\n"
+            if kind != section {
+                if roomy { lines.append("") }
+                lines.append(fit("\(kind):"))
+                section = kind
+            }
+            let line = fit("  \(i == selected ? ">" : " ") \(i + 1). \(text)")
+            lines.append(i == selected ? "\u{1B}[7m\(line)\u{1B}[0m" : line)
         }
-        if rows.isEmpty { out += "\r\nNothing can take \(sheet.documents.count == 1 ? "this document" : "these documents").\r\n" }
-        out += "\r\n[page \(page + 1)/\(max(pages, 1))]  arrows move, PgUp/PgDn page, number+Enter or Enter choose, q cancel"
-        if !typed.isEmpty { out += "   choice: \(typed)" }
-        if !notice.isEmpty { out += "\r\n" + notice }
-        Output.text(out)
+        if rows.isEmpty { lines.append(fit("Nothing can take \(sheet.documents.count == 1 ? "this document" : "these documents").")) }
+        if roomy { lines.append("") }
+        var footer = notice.isEmpty ? "[page \(page + 1)/\(max(pages, 1))] arrows, PgUp/PgDn, number+Enter or Enter, q cancel" : notice
+        if !typed.isEmpty { footer = "choice: \(typed)  " + footer }
+        lines.append(fit(footer))
+        // No line break after the last line: the screen never scrolls.
+        Output.text("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
     }
 
     enum Key { case up, down, pageUp, pageDown, enter, cancel, backspace, digit(Character), other }

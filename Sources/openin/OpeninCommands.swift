@@ -33,7 +33,10 @@ struct OpeninCommands {
         if command.value("--to") != nil && command.value("--activity") != nil { throw Failure(message: "--to and --activity exclude each other") }
         let registry = try registry()
         for path in documents where FileSystem.status(path) == nil {
-            throw Failure(message: "\(path): \(FileSystem.linkStatus(path) == nil ? "no such file" : "a link to nothing")")
+            // A mistyped verb (`openin defualt`) reads as a document that does not exist.
+            let verb = documents.first == path ? Spelling.nearest(to: path, among: ["default", "watch"]) : nil
+            throw Failure(message: "\(path): \(FileSystem.linkStatus(path) == nil ? "no such file" : "a link to nothing")"
+                          + (verb.map { " (did you mean the verb \($0)?)" } ?? ""))
         }
         let autostart: WatcherAutostart
         do { autostart = try WatcherAutostart.current() } catch { throw Failure(message: "\(error)") }
@@ -78,8 +81,10 @@ struct OpeninCommands {
                 if let refusal = sheet.refusals.first(where: { $0.app.bundleIdentifier == target }) {
                     throw Failure(message: "\(target) cannot take \(documentsPhrase(sheet)): \(refusal.reason)", status: 1)
                 }
+                let known = (sheet.apps.map(\.app) + sheet.refusals.map(\.app)).map(\.bundleIdentifier)
+                let suggestion = Spelling.nearest(to: target, among: known).map { " (did you mean \($0)?)" } ?? ""
                 throw Failure(message: exclude.contains(target) ? "\(target) is excluded"
-                              : desktop?.whyNot(target) ?? "no registered app \(target) on \(root.path)")
+                              : desktop?.whyNot(target) ?? "no registered app \(target) on \(root.path)\(suggestion)")
             }
             return try perform(.app(entry), sheet: sheet, performer: performer, desktop: desktop)
         }
@@ -150,9 +155,9 @@ struct OpeninCommands {
                 }
                 for result in try performer.perform(activity, on: sheet.documents, destination: destination, progress: progressBar(for:)) {
                     switch result {
-                    case .copied(let document, let to): Output.line("\(document): copied to \(to)")
+                    case .copied(let document, let to): Output.line(TerminalText.escaped("\(document): copied to \(to)"))
                     case .printed(let documents): Output.line("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to the printer")
-                    case .copiedToClipboard(let document, _): Output.line("\(document): copied to the clipboard")
+                    case .copiedToClipboard(let document, _): Output.line(TerminalText.escaped("\(document): copied to the clipboard"))
                     case .delivered(let document, let app, let delivered): report(delivered, app: app, document: document)
                     }
                 }
@@ -166,9 +171,9 @@ struct OpeninCommands {
     }
 
     func report(_ result: Delivery.Result, app: AppBundle, document: String) {
-        Output.line(result.inPlace
+        Output.line(TerminalText.escaped(result.inPlace
             ? "\(document): opened in place by \(app.name) (\(app.bundleIdentifier)); request \(result.requestPath)"
-            : "\(document): delivered to \(app.name) (\(app.bundleIdentifier)) as \(result.documentPath); request \(result.requestPath)")
+            : "\(document): delivered to \(app.name) (\(app.bundleIdentifier)) as \(result.documentPath); request \(result.requestPath)"))
         if let launched = result.launched { Output.line("started: \(launched.joined(separator: " "))") }
     }
 

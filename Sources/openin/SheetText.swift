@@ -1,6 +1,7 @@
 import Handlers
 import OrderedCollections
 import PropertyLists
+import ToolSupport
 import UniformTypes
 
 /// The sheet as text and as JSON.
@@ -54,7 +55,9 @@ enum SheetText {
             for id in sheet.excluded { out.append("      \(id): excluded by --exclude") }
             for withheld in sheet.withheld { out.append("      \(withheld.activityType): \(withheld)") }
         }
-        return out.joined(separator: "\n") + "\n"
+        // Each line escaped: a newline or an escape sequence in a name cannot forge a line or
+        // reach the terminal.
+        return out.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// - Parameter details: more fields for an app (Linux desktop apps).

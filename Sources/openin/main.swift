@@ -5,7 +5,8 @@ ToolMain.run(openinSpec) { command in
     do throws(OpeninCommands.Failure) {
         return try OpeninCommands(command).run()
     } catch {
-        Output.error("openin: \(error.message)")
+        // Messages quote paths and names: escaped, never raw to the terminal.
+        Output.error("openin: \(TerminalText.escaped(error.message))")
         return error.status
     }
 }

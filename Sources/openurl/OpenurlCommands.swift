@@ -1,6 +1,7 @@
 import AppRegistry
 import Handlers
 import PropertyLists
+import Spelling
 import SystemCalls
 import ToolSupport
 import UniformTypes
@@ -41,7 +42,11 @@ struct OpenurlCommands {
         let text = try urlText(command.operands[0])
         if command.flag("--list") { return try list(text) }
         let url: SchemeURL
-        do { url = try SchemeURL(text) } catch { throw Failure(message: "\(error)") }
+        do { url = try SchemeURL(text) } catch {
+            // A mistyped verb (`openurl defualt`) reads as a URL without a scheme.
+            let verb = Spelling.nearest(to: text, among: ["default", "desktop"]).map { " (did you mean the verb \($0)?)" } ?? ""
+            throw Failure(message: "\(error)\(verb)")
+        }
         if command.flag("--can") { return try can(url) }
         return try openURL(url)
     }
@@ -100,7 +105,14 @@ struct OpenurlCommands {
 
     func can(_ url: SchemeURL) throws(Failure) -> Int32 {
         guard let sender = command.value("--from") else { throw Failure(message: "--can needs --from BUNDLE-ID: canOpenURL answers for one app") }
-        let answer = try directory().canOpen(url, from: sender)
+        let directory = try directory()
+        let answer = directory.canOpen(url, from: sender)
+        // An unknown sender is a mistake to name, not a silent no.
+        if case .unknownSender = answer {
+            let known = AppBundle.all(on: root).apps.map(\.bundleIdentifier)
+            let suggestion = Spelling.nearest(to: sender, among: known).map { " (did you mean \($0)?)" } ?? ""
+            throw Failure(message: "--from \(sender): no registered app of that name on \(root.path)\(suggestion)")
+        }
         if command.flag("--explain") { Output.line(answer.description) }
         return answer.canOpen ? 0 : 1
     }
@@ -186,7 +198,7 @@ struct OpenurlCommands {
     }
 
     func desktop(_ action: String) throws(Failure) -> Int32 {
-        if !root.exists { throw Failure(message: "no device root at \(root.path)") }
+        if !root.exists { throw Failure(message: root.absence) }
         let changes: DesktopSchemeEntries.Changes
         do {
             switch action {

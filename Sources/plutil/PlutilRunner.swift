@@ -21,7 +21,8 @@ struct PlutilRunner {
                 try runOne(file)
             } catch {
                 failed = true
-                Output.error("\(file): \(error.message)")
+                // A reading error names the file itself ("FILE: No such file or directory").
+                Output.error(error.message.hasPrefix(file + ":") ? error.message : "\(file): \(error.message)")
             }
         }
         return failed ? 1 : 0

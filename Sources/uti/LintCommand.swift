@@ -25,7 +25,7 @@ extension UtiCommands {
                 let isEntitlements = file.hasSuffix(".entitlements") || file.hasSuffix("/Entitlements.plist") || file == "Entitlements.plist"
                 findings = isEntitlements ? linter.lint(entitlements: document) : linter.lint(document)
             } catch {
-                findings = [LintFinding(.notADictionary, .error, error.message, at: error.keyPath ?? .root, location: error.location)]
+                findings = [LintFinding(error.location == nil ? .unreadable : .malformed, .error, error.message, at: error.keyPath ?? .root, location: error.location)]
             }
             for finding in findings {
                 if finding.severity == .error { errors += 1 } else { warnings += 1 }

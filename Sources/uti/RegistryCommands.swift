@@ -35,7 +35,7 @@ extension UtiCommands {
     }
 
     func unregister() throws(Failure) -> Int32 {
-        if !root.exists { throw Failure(message: "no device root at \(root.path)") }
+        if !root.exists { throw Failure(message: root.absence) }
         for name in operands {
             do { try Registration.unregister(name, on: root) } catch { throw Failure(message: "\(error)") }
         }
@@ -45,7 +45,7 @@ extension UtiCommands {
     }
 
     func rebuild() throws(Failure) -> Int32 {
-        if root.origin != .userDefault && !root.exists { throw Failure(message: "no device root at \(root.path)") }
+        if root.origin != .userDefault && !root.exists { throw Failure(message: root.absence) }
         let catalog = try requiredCatalog()
         let result: (registry: TypeRegistry, report: RegistryStore.BuildReport)
         do { result = try RegistryStore.rebuild(root: root, catalog: catalog) } catch {

@@ -131,7 +131,7 @@ struct UtiCommands {
                 values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "mimeType": .string(mime),
                                            "reason": .string(answer.rule.description)]))
             } else if command.flag("--explain") {
-                Output.line("\(path): \(shown) (\(answer.rule))")
+                Output.line("\(TerminalText.escaped(path)): \(shown) (\(answer.rule))")
             } else {
                 Output.line(shown)
             }

@@ -319,11 +319,11 @@ extension OpeninTests {
         let doc = root.appendingPathComponent("Documents/file.person").path
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
         let folder = root.appendingPathComponent("copies").path
-        // 10 rows: a page of 3 rows. "99" Enter: no such row. PgDn from row 1 reaches row 4,
+        // 7 rows: a page of 3 rows (the document, a section title, the footer). "99" Enter: no such row. PgDn from row 1 reaches row 4,
         // "Copy to Folder"; Enter; then ~/copies (HOME is the device root), no, again, yes.
         let keys = Array("99".utf8) + [0x0D, 0x1B, 0x5B, 0x36, 0x7E, 0x0D] + Array("~/copies\nn\n~/copies\ny\n".utf8)
         let hex = keys.map { String($0, radix: 16).leftPadded(2) }.joined()
-        let out = try TestSupport.run("/usr/bin/env", ["PTY_ROWS=10", "HOME=\(root.path)", "python3", driver, hex, TestSupport.openin, "--root", root.path, doc]).out
+        let out = try TestSupport.run("/usr/bin/env", ["PTY_ROWS=7", "HOME=\(root.path)", "python3", driver, hex, TestSupport.openin, "--root", root.path, doc]).out
         #expect(out.contains("[page 1/2]") && out.contains("[page 2/2]"))
         #expect(out.contains("there is no row 99"), "\(out)")
         #expect(out.contains("Copy to folder:") && out.contains("There is no folder \(folder). Create it? [y/N]") && out.hasSuffix("exit 0\n"), "\(out)")
@@ -334,4 +334,18 @@ extension OpeninTests {
 
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+extension OpeninTests {
+    /// The sheet on a real terminal emulator of 40×7 (tmux, whose screen is what a person sees):
+    /// every line is cut to the width, never wrapped; the document line and the highlighted row
+    /// stay on screen while paging; a newline or an escape sequence in the document's name is
+    /// shown escaped on its one line.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed (scripts/install-dependencies --tests)"))
+    func aNarrowTerminalCutsRowsAndKeepsTheHeaderAndTheSelection() throws {
+        let root = try TestSupport.sampleDevice()
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/narrow_sheet_check.sh").path
+        let run = try TestSupport.run("/bin/bash", [script, TestSupport.openin, root.path])
+        #expect(run.status == 0 && run.out.contains("17 passed, 0 failed"), "\(run.out)\(run.stderr)")
+    }
 }

@@ -144,7 +144,16 @@ import Testing
         json.dump({"argv": sys.argv[1:], "env": {"DI_OPENURL_HANDOFF": os.environ.get("DI_OPENURL_HANDOFF", "")}}, open("\(got)", "w"))
         """.write(to: bin.appendingPathComponent("gio"), atomically: true, encoding: .utf8)
         chmod(bin.appendingPathComponent("gio").path, 0o755)
-        let env = ["/usr/bin/env", "PATH=\(bin.path):/usr/bin:/bin", TestSupport.openurl, "--root", device.root.path]
+        // A fake xdg-open too: the real one would start whatever browser this machine has.
+        try "#!/bin/sh\nexit 3\n".write(to: bin.appendingPathComponent("xdg-open"), atomically: true, encoding: .utf8)
+        chmod(bin.appendingPathComponent("xdg-open").path, 0o755)
+        // The desktop's browser and mail app: gio opens what a desktop file claims.
+        let data = device.folder.appendingPathComponent("xdg-data")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("applications"), withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Browser\nExec=true %u\nMimeType=x-scheme-handler/https;x-scheme-handler/mailto;\n"
+            .write(to: data.appendingPathComponent("applications/browser.desktop"), atomically: true, encoding: .utf8)
+        let env = ["/usr/bin/env", "PATH=\(bin.path):/usr/bin:/bin", "XDG_DATA_HOME=\(data.path)", "XDG_CACHE_HOME=\(device.folder.path)/cache",
+                   TestSupport.openurl, "--root", device.root.path]
         let handed = try TestSupport.run(env[0], Array(env.dropFirst()) + ["https://example.org/a?b=c"])
         #expect(handed.status == 0, "\(handed.stderr)")
         #expect(handed.out.contains("handed to the desktop: gio open https://example.org/a?b=c"))

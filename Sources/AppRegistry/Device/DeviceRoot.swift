@@ -60,6 +60,15 @@ public struct DeviceRoot: Sendable, Hashable {
     /// Whether the root folder exists.
     public var exists: Bool { FileSystem.isDirectory(path) }
 
+    /// Why there is no device root at `path`, for every message that says so: "no device root at
+    /// PATH", or "PATH is not a folder" when something else is there (a file given as `--root`).
+    public static func absence(at path: String) -> String {
+        FileSystem.exists(path) ? "\(path) is not a folder, so not a device root" : "no device root at \(path)"
+    }
+
+    /// ``absence(at:)`` for this root.
+    public var absence: String { Self.absence(at: path) }
+
     /// Where registered apps are.
     public var appsDirectory: String { path + "/Apps" }
     /// The compiled registry file.

@@ -2,6 +2,10 @@
 /// rule can be silenced (`uti lint --ignore RULE`).
 public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     // The file
+    /// The file could not be read (missing, unreadable, a folder).
+    case unreadable = "unreadable"
+    /// The file is not a property list it could parse (the error's line and column).
+    case malformed = "malformed"
     case notADictionary = "not-a-dictionary"
     case duplicateKey = "duplicate-key"
     case unknownKey = "unknown-key"

@@ -42,7 +42,9 @@ public struct ActivityPerformer {
         switch activity.kind {
         case .copyToFolder:
             guard let destination else { throw .activityFailed(activity: activity.activityType, reason: "it needs a destination folder") }
-            guard FileSystem.isDirectory(destination) else { throw .activityFailed(activity: activity.activityType, reason: "there is no folder \(destination)") }
+            guard FileSystem.isDirectory(destination) else {
+                throw .activityFailed(activity: activity.activityType, reason: FileSystem.exists(destination) ? "\(destination) is not a folder" : "there is no folder \(destination)")
+            }
             return try documents.map { document throws(HandlerError) in
                 .copied(document: document.path, to: try Delivery.copyWithoutReplacing(document.path, into: destination, temporaryFolder: destination,
                                                                                          progress: progress?(document.path)))

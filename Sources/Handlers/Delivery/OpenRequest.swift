@@ -144,8 +144,10 @@ public struct OpenRequest: Sendable, Equatable {
         do { return try AtomicFile.replaceIfPresent(bytes, at: path) } catch { throw .system(error) }
     }
 
+    /// XML, readable by a person; binary when a string holds what XML 1.0 cannot (a control
+    /// character in a file name): every reader takes both formats.
     private func bytes(for path: String) throws(HandlerError) -> [UInt8] {
-        do { return try XMLPropertyListWriter().write(propertyList) } catch { throw .unreadableFile(path: path, reason: "\(error)") }
+        (try? XMLPropertyListWriter().write(propertyList)) ?? BinaryPropertyListWriter().write(propertyList)
     }
 
     /// Reads the request file at `path`.

@@ -100,7 +100,9 @@ extension ToolSpec {
                         throw UsageError("\(word) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
                     }
                     let meant = known().first { $0.mistakenFor.contains(word) }.map { " (did you mean \($0.name)?)" }
-                    throw UsageError("unknown option \(word)" + (meant ?? suggestion(for: word, among: known().map(\.name))), verb: verbSpec?.name)
+                    // Verbs spelt as options (plutil's -convert) are near misses too.
+                    let dashed = verbs.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix("-") }
+                    throw UsageError("unknown option \(word)" + (meant ?? suggestion(for: word, among: known().map(\.name) + dashed)), verb: verbSpec?.name)
                 }
                 var value = ""
                 var given: [String] = []

@@ -1,0 +1,86 @@
+import Foundation
+import TestHelpers
+import Testing
+
+/// Every tool, the same manners: a near miss is answered with what was meant, an unknown name is
+/// named, and a message says what is wrong once and rightly.
+@Suite struct ToolMannersTests {
+    func expect(_ run: TestSupport.Run, status: Int32, says text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == status && run.stderr.contains(text), "exit \(run.status): \(run.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test func nearMissesAreAnsweredWithWhatWasMeant() throws {
+        let root = try TestSupport.sampleDevice()
+        let doc = root.appendingPathComponent("Documents/file.person").path
+        expect(try TestSupport.run(TestSupport.plutil, ["-conver", "json", doc]), status: 1, says: "unknown option -conver (did you mean -convert?)")
+        expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "defualt"]), status: 2, says: "defualt: no such file (did you mean the verb default?)")
+        expect(try TestSupport.run(TestSupport.openurl, ["--root", root.path, "defualt"]), status: 2, says: "(did you mean the verb default?)")
+        expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-veiwer", doc]), status: 2,
+               says: "no registered app com.example.person-veiwer on \(root.path) (did you mean com.example.person-viewer?)")
+        expect(try TestSupport.run(TestSupport.openurl, ["--root", root.path, "--can", "--from", "com.example.persn-editor", "person-viewer:"]), status: 2,
+               says: "--from com.example.persn-editor: no registered app of that name on \(root.path) (did you mean com.example.person-editor?)")
+    }
+
+    @Test func messagesSayWhatIsWrongOnce() throws {
+        let root = try TestSupport.sampleDevice()
+        let missing = root.appendingPathComponent("missing.plist").path
+        let lintMissing = try TestSupport.run(TestSupport.plutil, ["-lint", missing])
+        #expect(lintMissing.status == 1 && lintMissing.stderr.components(separatedBy: missing).count == 2, "the path once: \(lintMissing.stderr)")
+        let utiMissing = try TestSupport.run(TestSupport.uti, ["lint", missing])
+        #expect(utiMissing.out.contains("(unreadable)") && !utiMissing.out.contains("not-a-dictionary"), "\(utiMissing.out)")
+        let broken = root.appendingPathComponent("broken.plist")
+        try Data("<plist><dict><key>a</key></dict>".utf8).write(to: broken)
+        #expect(try TestSupport.run(TestSupport.uti, ["lint", broken.path]).out.contains("(malformed)"))
+        let file = root.appendingPathComponent("Documents/notes.txt").path
+        expect(try TestSupport.run(TestSupport.openin, ["--root", root.path, "--activity", "copy-to-folder", "--destination", file,
+                                                        root.appendingPathComponent("Documents/readme.md").path]),
+               status: 2, says: "copy-to-folder: \(file) is not a folder")
+        for tool in [TestSupport.openin, TestSupport.uti, TestSupport.openurl] {
+            let arguments = tool == TestSupport.uti ? ["info", "public.png"] : tool == TestSupport.openurl ? ["person-viewer:"] : ["--list", file]
+            expect(try TestSupport.run(tool, ["--root", file] + arguments), status: 2, says: "\(file) is not a folder, so not a device root")
+        }
+    }
+
+    /// A tab, a newline or an escape sequence in a file name is shown escaped in every
+    /// human-readable line, and keeps inboxd history's rows to one line of seven fields.
+    @Test func controlCharactersInNamesAreEscaped() throws {
+        let root = try TestSupport.sampleDevice()
+        let name = "tab\there\nname\u{1B}[31m.person"
+        let doc = root.appendingPathComponent("Documents/" + name).path
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("Documents/file.person").path, toPath: doc)
+        let escaped = "tab\\there\\nname\\u{1b}[31m.person"
+        func oneLineEach(_ text: String, _ label: String) {
+            #expect(!text.contains("\u{1B}") && !text.contains("\t"), "\(label): \(text)")
+        }
+        let list = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--list", "--explain", doc])
+        #expect(list.out.split(separator: "\n").first?.hasSuffix(escaped + ": com.example.person (the extension \"person\" is claimed by a declared type)") == true, "\(list.out)")
+        oneLineEach(list.out, "openin --list")
+        let delivered = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--to", "com.example.person-viewer", "--no-launch", doc])
+        #expect(delivered.status == 0 && delivered.out.split(separator: "\n").count == 1 && delivered.out.contains(escaped), "\(delivered.out)")
+        let once = try TestSupport.run(TestSupport.inboxd, ["once", "--root", root.path, "--app", "com.example.person-viewer"])
+        #expect(once.out.split(separator: "\n").count == 1 && once.out.contains(escaped), "\(once.out)")
+        let history = try TestSupport.run(TestSupport.inboxd, ["history", "--root", root.path])
+        let rows = history.out.split(separator: "\n")
+        #expect(rows.count == 1 && rows.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 7 }, "\(history.out)")
+        #expect(rows.first?.contains(escaped) == true)
+        let typed = try TestSupport.run(TestSupport.uti, ["--root", root.path, "for-file", "--explain", doc, root.appendingPathComponent("Documents/notes.txt").path])
+        #expect(typed.out.split(separator: "\n").count == 2 && typed.out.contains(escaped), "\(typed.out)")
+    }
+
+    /// A web URL on a machine without a browser says so, instead of gio's "Operation not
+    /// supported"; nothing claims x-scheme-handler/https in an empty XDG tree.
+    @Test func aWebURLWithNoBrowserSaysSo() throws {
+        let root = try TestSupport.sampleDevice()
+        let home = try TestSupport.temporaryDirectory()
+        // Only gio on PATH: xdg-open would start whatever text browser this machine has.
+        let bin = home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("gio").path, withDestinationPath: "/usr/bin/gio")
+        let run = try TestSupport.run(TestSupport.openurl, ["--root", root.path, "https://example.invalid/"],
+                                      environment: ["HOME": home.path, "PATH": bin.path, "XDG_DATA_HOME": home.path + "/data", "XDG_DATA_DIRS": home.path + "/none",
+                                                    "XDG_CONFIG_HOME": home.path + "/config", "XDG_CONFIG_DIRS": home.path + "/none", "BROWSER": ""])
+        #expect(run.status != 0, "\(run.out)")
+        #expect(run.stderr.contains("no installed app opens https: URLs") && run.stderr.contains("install a web browser")
+                && !run.stderr.contains("Operation not supported"), "\(run.stderr)")
+    }
+}
