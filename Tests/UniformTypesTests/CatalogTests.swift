@@ -295,4 +295,30 @@ import UniformTypes
         let run = try TestSupport.run("/usr/bin/env", ["python3", script, "--check", "--uti", TestSupport.uti])
         #expect(run.status == 0, "\(run.stderr)")
     }
+
+    /// A machine whose shared MIME database has packages of its own (an office suite's) gives the
+    /// same page: it is made from shared-mime-info's own package. The database is compiled here by
+    /// the real update-mime-database, with one more package than the system's.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/update-mime-database"), "shared-mime-info is not installed"))
+    func thePageDoesNotDependOnOtherMIMEPackages() throws {
+        let data = try TestSupport.temporaryDirectory().appendingPathComponent("share")
+        let packages = data.appendingPathComponent("mime/packages")
+        try FileManager.default.createDirectory(at: packages, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/mime/packages/freedesktop.org.xml", toPath: packages.appendingPathComponent("freedesktop.org.xml").path)
+        try Data("""
+            <?xml version="1.0"?>
+            <mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+              <mime-type type="application/x-example-office"><comment>Example office document</comment>
+                <sub-class-of type="application/zip"/><glob pattern="*.exoffice"/></mime-type>
+              <mime-type type="text/x-example-notes"><comment>Example notes</comment><glob pattern="*.exnotes"/></mime-type>
+            </mime-info>
+            """.utf8).write(to: packages.appendingPathComponent("example-office.xml"))
+        let compiled = try TestSupport.run("/usr/bin/update-mime-database", [data.appendingPathComponent("mime").path])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+        let types = try String(contentsOf: data.appendingPathComponent("mime/types"), encoding: .utf8)
+        try #require(types.contains("application/x-example-office"))
+        let script = TestSupport.packageRoot.appendingPathComponent("scripts/catalog-doc").path
+        let run = try TestSupport.run("/usr/bin/env", ["XDG_DATA_DIRS=\(data.path)", "python3", script, "--check", "--uti", TestSupport.uti])
+        #expect(run.status == 0, "\(run.out)\(run.stderr)")
+    }
 }
