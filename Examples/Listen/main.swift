@@ -4,12 +4,30 @@
 //   swift run ListenExample com.example.person-editor [--seconds 30]
 //   (then, elsewhere: openurl --from com.example.person-viewer 'person-editor://x-callback-url/hello?name=Ada')
 import AppInterchange
+#if canImport(Glibc)
+import Glibc
+#endif
 
+// A usage error or a failure is said on standard error with a non-zero status: never a trap.
+func fail(_ message: String, status: Int32) -> Never {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let identifier = arguments.first else { fatalError("usage: ListenExample BUNDLE-ID [--seconds N]") }
-let seconds = arguments.firstIndex(of: "--seconds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+guard let identifier = arguments.first else {
+    fail("usage: ListenExample BUNDLE-ID [--seconds N]", status: 2)
+}
+let secondsIndex = arguments.firstIndex(of: "--seconds")
+let seconds = secondsIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+if secondsIndex != nil && (seconds ?? 0) <= 0 {
+    fail("ListenExample: --seconds takes a positive whole number", status: 2)
+}
 
-let app = try InterchangeApp(bundleIdentifier: identifier)
+let app: InterchangeApp
+do { app = try InterchangeApp(bundleIdentifier: identifier) } catch {
+    fail("ListenExample: \(error)", status: 1)
+}
 print("listening as \(app.bundleIdentifier) in \(app.container.path)")
 let listening = Task {
     for try await request in app.requests() {
@@ -27,7 +45,9 @@ let listening = Task {
     }
 }
 if let seconds {
-    try await Task.sleep(for: .seconds(seconds))
+    try? await Task.sleep(for: .seconds(seconds))
     listening.cancel()
 }
-_ = try await listening.value
+do { _ = try await listening.value } catch is CancellationError {} catch {
+    fail("ListenExample: \(error)", status: 1)
+}

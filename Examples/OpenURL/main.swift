@@ -3,11 +3,19 @@
 //   swift run OpenURLExample com.example.person-editor 'person-viewer://x-callback-url/exportPerson'
 //   (DOCUMENT_INTERCHANGE_ROOT names the device root; the app must be registered on it)
 import AppInterchange
+#if canImport(Glibc)
+import Glibc
+#endif
 
+// A usage error or a failure is said on standard error with a non-zero status: never a trap.
+func fail(_ message: String, status: Int32) -> Never {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 2, let identifier = arguments.first, let url = arguments.last else {
-    print("usage: OpenURLExample BUNDLE-ID URL")
-    fatalError("wrong arguments")
+    fail("usage: OpenURLExample BUNDLE-ID URL", status: 2)
 }
 do {
     let app = try InterchangeApp(bundleIdentifier: identifier)
@@ -18,5 +26,5 @@ do {
     case .handedToDesktop(let command): print("handed to the desktop: \(command.joined(separator: " "))")
     }
 } catch {
-    print("error: \(error)")
+    fail("OpenURLExample: \(error)", status: 1)
 }

@@ -83,4 +83,19 @@ import Testing
         #expect(run.stderr.contains("no installed app opens https: URLs") && run.stderr.contains("install a web browser")
                 && !run.stderr.contains("Operation not supported"), "\(run.stderr)")
     }
+
+    /// The examples never trap: a usage error or an unknown app is said on standard error, with
+    /// a non-zero status.
+    @Test func examplesSayWhatIsWrongWithoutCrashing() throws {
+        let root = try TestSupport.sampleDevice()
+        for (example, arguments, status, text) in [("OpenURLExample", [String](), Int32(2), "usage: OpenURLExample BUNDLE-ID URL"),
+                                                   ("ListenExample", [], 2, "usage: ListenExample BUNDLE-ID"),
+                                                   ("ListenExample", ["com.example.nobody"], 1, "com.example.nobody"),
+                                                   ("ListenExample", ["com.example.notes", "--seconds", "soon"], 2, "--seconds takes a positive whole number"),
+                                                   ("OpenURLExample", ["com.example.nobody", "person-viewer:"], 1, "com.example.nobody")] {
+            let run = try TestSupport.run(TestSupport.productsDirectory.appendingPathComponent(example).path, arguments,
+                                          environment: ["DOCUMENT_INTERCHANGE_ROOT": root.path])
+            #expect(run.status == status && run.stderr.contains(text) && !run.stderr.contains("Fatal error"), "\(example) \(arguments): \(run.status) \(run.stderr)")
+        }
+    }
 }
