@@ -65,7 +65,9 @@ struct PlutilRunner {
             case .xml: return try XMLPropertyListWriter().write(value)
             case .binary: return BinaryPropertyListWriter().write(value)
             case .json:
-                return try JSONPropertyListWriter(prettyPrinted: invocation.humanReadableJSON, nonJSONValues: .refuse).write(value)
+                // An unarchived graph is a view of the archive, not a file to round-trip: its data and
+                // dates are written as base64 and ISO 8601 strings, so it has a readable JSON form.
+                return try JSONPropertyListWriter(prettyPrinted: invocation.humanReadableJSON, nonJSONValues: invocation.unarchive ? .asStrings : .refuse).write(value)
             case .openStep: throw PlutilFailure("writing OpenStep is not supported")
             }
         } catch let error as PlutilFailure {

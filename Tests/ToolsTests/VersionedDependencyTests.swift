@@ -65,16 +65,16 @@ import Testing
         try fm.createDirectory(at: consumer.appendingPathComponent("Sources/Everything"), withIntermediateDirectories: true)
         try manifest.write(to: consumer.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "// Only its dependencies matter.\n".write(to: consumer.appendingPathComponent("Sources/Everything/Everything.swift"), atomically: true, encoding: .utf8)
-        // The README's snippet, as printed.
-        try """
-        import PropertyLists
-        let document = try PropertyListReader.read(contentsOf: "App/Info.plist")
-        let identifier = try PropertyListCursor(document.value).string("CFBundleIdentifier")
-        print(identifier ?? "no CFBundleIdentifier")
-        """.write(to: consumer.appendingPathComponent("Sources/Uses/main.swift"), atomically: true, encoding: .utf8)
-        try fm.createDirectory(at: consumer.appendingPathComponent("App"), withIntermediateDirectories: true)
+        // The README's first snippet, taken from the README: its first paragraph of Swift.
+        let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let snippet = try #require(block.components(separatedBy: "\n\n").first)
+        #expect(snippet.hasPrefix("import PropertyLists") && snippet.contains("PropertyListReader.read(contentsOf: path)"), "\(snippet)")
+        try snippet.write(to: consumer.appendingPathComponent("Sources/Uses/main.swift"), atomically: true, encoding: .utf8)
+        let plist = consumer.appendingPathComponent("Samples/Apps/PersonEditor.app")
+        try fm.createDirectory(at: plist, withIntermediateDirectories: true)
         try "<plist><dict><key>CFBundleIdentifier</key><string>com.example.consumer</string></dict></plist>"
-            .write(to: consumer.appendingPathComponent("App/Info.plist"), atomically: true, encoding: .utf8)
+            .write(to: plist.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         let build = try TestSupport.run("/usr/bin/env", ["swift", "build", "--package-path", consumer.path, "--product", "Uses"])
         #expect(build.status == 0, "\(build.out)\(build.stderr)")
         #expect(!(build.out + build.stderr).contains("unsafe build flags"))

@@ -139,6 +139,15 @@ public enum PropertyListReader {
         }
     }
 
+    /// Reads and parses the file at `path`, a path as a `String` holds it (a variable, a command
+    /// line argument), without importing the module of `FilePath`.
+    /// - Throws: ``PropertyListError``: the file's system error, or the parse error.
+    public static func read(contentsOf path: String, options: PropertyListReadOptions = .init())
+        throws(PropertyListError) -> PropertyListDocument
+    {
+        try read(contentsOf: FilePath(path), options: options)
+    }
+
     /// Reads and parses the file at `path`.
     /// - Throws: ``PropertyListError``: the file's system error, or the parse error.
     public static func read(contentsOf path: FilePath, options: PropertyListReadOptions = .init())
