@@ -65,9 +65,11 @@ import Testing
         try fm.createDirectory(at: consumer.appendingPathComponent("Sources/Everything"), withIntermediateDirectories: true)
         try manifest.write(to: consumer.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "// Only its dependencies matter.\n".write(to: consumer.appendingPathComponent("Sources/Everything/Everything.swift"), atomically: true, encoding: .utf8)
-        // The README's first snippet, taken from the README: its first paragraph of Swift.
+        // The Library section's first snippet, taken from the README: the paragraph of Swift that
+        // starts with import PropertyLists.
         let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first { $0.hasPrefix("import PropertyLists") }?
+            .components(separatedBy: "```").first)
         let snippet = try #require(block.components(separatedBy: "\n\n").first)
         #expect(snippet.hasPrefix("import PropertyLists") && snippet.contains("PropertyListReader.read(contentsOf: path)"), "\(snippet)")
         try snippet.write(to: consumer.appendingPathComponent("Sources/Uses/main.swift"), atomically: true, encoding: .utf8)

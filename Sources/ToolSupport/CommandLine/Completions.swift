@@ -27,10 +27,22 @@ public enum Completions {
             case .choice(let words): valueCases += "        \(pattern)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             case .directory: valueCases += "        \(pattern)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
             case .file: valueCases += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+            case .bundleIdentifier: valueCases += "        \(pattern)) COMPREPLY=($(compgen -W \"$(\(function(spec))_apps)\" -- \"$cur\")); return ;;\n"
             default: valueCases += "        \(pattern)) return ;;\n"
             }
         }
+        // A verb's first argument with choices (`plutil -convert FORMAT`).
+        for verb in spec.verbs {
+            guard let first = verb.arguments.first, case .choice(let words) = first.kind else { continue }
+            valueCases += "        \(([verb.name] + verb.aliases).joined(separator: "|"))) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+        }
         let verbs = spec.verbs.map(\.name).joined(separator: " ")
+        // Verbs spelt as options (plutil's -convert) are offered with the options before a verb.
+        let dashedVerbs = spec.verbs.map(\.name).filter { $0.hasPrefix("-") }.joined(separator: " ")
+        var subverbCases = ""
+        for verb in spec.verbs where !verb.subverbs.isEmpty {
+            subverbCases += "            \(verb.name)) COMPREPLY=($(compgen -W \"\(verb.subverbs.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+        }
         return """
         # bash completion for \(spec.name), generated from its declaration (\(spec.name) --generate-completion bash)
         \(function(spec))() {
@@ -39,20 +51,36 @@ public enum Completions {
             prev="${COMP_WORDS[COMP_CWORD-1]}"
             case "$prev" in
         \(valueCases)    esac
-            if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "\(names.joined(separator: " "))" -- "$cur"))
-                return
-            fi
             verb=""
             for ((i = 1; i < COMP_CWORD; i++)); do
                 case " \(verbs) " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
             done
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "\(names.joined(separator: " "))${verb:+ }${verb:-\(dashedVerbs.isEmpty ? "" : " " + dashedVerbs)}" -- "$cur"))
+                [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "\(names.joined(separator: " "))" -- "$cur"))
+                return
+            fi
+            if [[ -n "$verb" && "$prev" == "$verb" ]]; then
+                case "$verb" in
+        \(subverbCases)        esac
+            fi
             if [[ -z "$verb" && -n "\(verbs)" ]]; then
                 COMPREPLY=($(compgen -W "\(verbs)" -- "$cur"))
                 \(spec.operands == nil ? "" : "COMPREPLY+=($(compgen -f -- \"$cur\"))")
                 return
             fi
             COMPREPLY=($(compgen -f -- "$cur"))
+        }
+        # The bundle identifiers of the apps registered on the device root (--root, else
+        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+        \(function(spec))_apps() {
+            local root="" i app
+            for ((i = 1; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == --root ]] && root="${COMP_WORDS[i+1]}"; done
+            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+            for app in "$root"/Apps/*; do
+                [[ -d "$app" ]] && app="$app/Info.plist"
+                plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null && echo
+            done
         }
         complete -o filenames -F \(function(spec)) \(spec.name)
 

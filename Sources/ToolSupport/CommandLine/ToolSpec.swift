@@ -82,6 +82,8 @@ public struct VerbSpec: Sendable {
     public var operandCount: ClosedRange<Int>
     /// Values the verb takes right after it, in order (`-convert FORMAT`, `-extract KEYPATH FORMAT`).
     public var arguments: [ArgumentSpec] = []
+    /// The words its first operand is one of (`openin default set|get|unset|list`), for completion.
+    public var subverbs: [String] = []
 
     /// `NAME ARGUMENT… OPERANDS`, for usage lines.
     public var usage: String {
@@ -90,8 +92,9 @@ public struct VerbSpec: Sendable {
 
     /// A verb.
     public init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
-                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = []) {
+                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = []) {
         self.arguments = arguments
+        self.subverbs = subverbs
         self.name = name
         self.operands = operands
         self.summary = summary
@@ -133,6 +136,8 @@ public enum ValueKind: Sendable, Hashable {
     /// A typed value: one of `withText` and the text after it (`-string S`), or one of `bare`
     /// alone (`-array`).
     case typedValue(withText: [String], bare: [String])
+    /// An app's bundle identifier: completed from the apps registered on the device root.
+    case bundleIdentifier
 
     /// Whether this is a typed value (`-TYPE VALUE`).
     public var isTyped: Bool { if case .typedValue = self { true } else { false } }
@@ -146,6 +151,7 @@ public enum ValueKind: Sendable, Hashable {
         case .choice(let words): words.joined(separator: "|")
         case .integer: "N"
         case .typedValue: "-TYPE VALUE"
+        case .bundleIdentifier: "BUNDLE-ID"
         }
     }
 }
