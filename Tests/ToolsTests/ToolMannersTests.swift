@@ -98,4 +98,25 @@ import Testing
             #expect(run.status == status && run.stderr.contains(text) && !run.stderr.contains("Fatal error"), "\(example) \(arguments): \(run.status) \(run.stderr)")
         }
     }
+
+    /// bash completion as a person uses it: the generated script is sourced by a real bash and
+    /// asked as the shell asks (COMP_WORDS, COMP_CWORD).
+    @Test func bashCompletesVerbsArgumentsSubverbsAndApps() throws {
+        let root = try TestSupport.sampleDevice()
+        func complete(_ tool: String, _ words: [String]) throws -> [String] {
+            let script = try TestSupport.run(TestSupport.productsDirectory.appendingPathComponent(tool).path, ["--generate-completion", "bash"]).out
+            let file = root.deletingLastPathComponent().appendingPathComponent("\(tool).bash")
+            try script.write(to: file, atomically: true, encoding: .utf8)
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let run = try TestSupport.run("/bin/bash", ["-c", "source '\(file.path)'; COMP_WORDS=(\(tool) \(quoted)); COMP_CWORD=\(words.count); _\(tool); printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                          environment: ["PATH": TestSupport.productsDirectory.path + ":/usr/bin:/bin"])
+            return run.out.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("plutil", ["-con"]) == ["-convert"])
+        #expect(Set(try complete("plutil", ["-convert", ""])).isSuperset(of: ["xml1", "binary1", "json"]))
+        #expect(try complete("openin", ["default", ""]) == ["set", "get", "unset", "list"])
+        #expect(try complete("openurl", ["desktop", ""]) == ["sync", "remove"])
+        let apps = try complete("openin", ["--root", root.path, "--to", "com.example.p"])
+        #expect(Set(apps) == ["com.example.person-editor", "com.example.person-viewer", "com.example.photos"], "\(apps)")
+    }
 }
