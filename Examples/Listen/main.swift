@@ -9,6 +9,7 @@ import Glibc
 #endif
 
 // A usage error or a failure is said on standard error with a non-zero status: never a trap.
+// (Each example stands alone, to be read and copied whole, so each has its own fail.)
 func fail(_ message: String, status: Int32) -> Never {
     var line = message + "\n"
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }

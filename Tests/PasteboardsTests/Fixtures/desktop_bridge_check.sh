@@ -5,21 +5,6 @@
 # sway refuses root; the tools connect to its socket as the caller), with wl-copy/wl-paste.
 # Each check prints "ok NAME" or "FAIL NAME: why"; the last line is "N passed, M failed".
 # Exits 77 with "skip: why" when the display server cannot run here.
-set -u
-backend=$1; bin=$2
-T=$(mktemp -d); chmod 755 $T
-export DOCUMENT_INTERCHANGE_ROOT=$T/root; mkdir -p $DOCUMENT_INTERCHANGE_ROOT
-passed=0; failed=0
-ok() { echo "ok $1"; passed=$((passed+1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected [$3], got [$2]"; fi; }
-cleanup() {
-  [ -n "${DP:-}" ] && kill -9 $DP 2>/dev/null
-  [ -n "${SERVER:-}" ] && kill -9 $SERVER 2>/dev/null
-  wait 2>/dev/null; rm -rf $T
-}
-trap cleanup EXIT
-
 . "$(dirname "$0")/start_display.sh"
 
 # 1. What was on the general pasteboard before the bridge started is on the clipboard after.

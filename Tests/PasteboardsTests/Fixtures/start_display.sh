@@ -1,8 +1,24 @@
-# Sourced by the display checks: starts the display server of $backend (x11: Xvfb; wayland:
-# headless sway run as 'nobody', since sway refuses root; the tools connect to its socket as the
-# caller) in $T, sets SERVER to its process, exports DISPLAY or WAYLAND_DISPLAY, and defines the
-# clipboard helpers of that desktop: copy, owner, paste, paste_type, list_types, copy_type.
-# Exits 77 with "skip: why" when the server cannot run here.
+# Sourced by the display checks (CHECK.sh x11|wayland BIN_DIR): a scratch folder $T with a device
+# root in it, the counters and ok/fail/check that print "ok NAME" or "FAIL NAME: why", a cleanup
+# on exit that kills $SERVER and the checks' own $DP and $JOB; then it starts the display server
+# of $backend (x11: Xvfb; wayland: headless sway run as 'nobody', since sway refuses root; the
+# tools connect to its socket as the caller), sets SERVER to its process, exports DISPLAY or
+# WAYLAND_DISPLAY, and defines the clipboard helpers of that desktop: copy, owner, paste,
+# paste_type, list_types, copy_type. Exits 77 with "skip: why" when the server cannot run here.
+set -u
+backend=$1; bin=$2
+T=$(mktemp -d); chmod 755 $T
+export DOCUMENT_INTERCHANGE_ROOT=$T/root; mkdir -p $DOCUMENT_INTERCHANGE_ROOT
+passed=0; failed=0
+ok() { echo "ok $1"; passed=$((passed+1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected [$3], got [$2]"; fi; }
+cleanup() {
+  for pid in ${DP:-} ${JOB:-} ${SERVER:-}; do kill -9 $pid 2>/dev/null; done
+  wait 2>/dev/null; rm -rf $T
+}
+trap cleanup EXIT
+
 if [ $backend = x11 ]; then
   command -v Xvfb >/dev/null && command -v xclip >/dev/null || { echo "skip: Xvfb or xclip is not installed"; exit 77; }
   # Xvfb picks a free display itself and writes its number (other X servers may run here).
