@@ -99,8 +99,9 @@ import Testing
         }
     }
 
-    /// bash completion as a person uses it: the generated script is sourced by a real bash and
-    /// asked as the shell asks (COMP_WORDS, COMP_CWORD).
+    /// Completion as a person uses it: the generated script is sourced by a real bash and asked as
+    /// the shell asks (COMP_WORDS, COMP_CWORD), and by a real fish (`complete -C`). (zsh's scripts
+    /// are only checked to parse, by InstallTests: its completion needs a terminal to ask.)
     @Test func bashCompletesVerbsArgumentsSubverbsAndApps() throws {
         let root = try TestSupport.sampleDevice()
         func complete(_ tool: String, _ words: [String]) throws -> [String] {
@@ -118,5 +119,19 @@ import Testing
         #expect(try complete("openurl", ["desktop", ""]) == ["sync", "remove"])
         let apps = try complete("openin", ["--root", root.path, "--to", "com.example.p"])
         #expect(Set(apps) == ["com.example.person-editor", "com.example.person-viewer", "com.example.photos"], "\(apps)")
+
+        // fish, as its own `complete -C` answers (the candidate, then a tab and its description).
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { Issue.record("fish is not installed (scripts/install-dependencies --tests)"); return }
+        func fish(_ tool: String, _ line: String) throws -> [String] {
+            let file = root.deletingLastPathComponent().appendingPathComponent("\(tool).fish")
+            try TestSupport.run(TestSupport.productsDirectory.appendingPathComponent(tool).path, ["--generate-completion", "fish"]).out
+                .write(to: file, atomically: true, encoding: .utf8)
+            let run = try TestSupport.run("/usr/bin/fish", ["-c", "source '\(file.path)'; complete -C '\(line)'"],
+                                          environment: ["PATH": TestSupport.productsDirectory.path + ":/usr/bin:/bin"])
+            return run.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(Set(try fish("openin", "openin default ")) == ["set", "get", "unset", "list"])
+        #expect(Set(try fish("openurl", "openurl desktop ")) == ["sync", "remove"])
+        #expect(Set(try fish("openin", "openin --root \(root.path) --to com.example.p")) == ["com.example.person-editor", "com.example.person-viewer", "com.example.photos"])
     }
 }

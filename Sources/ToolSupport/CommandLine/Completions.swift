@@ -98,6 +98,7 @@ public enum Completions {
                 case .choice(let words): action = ":\(escaped(kind.placeholder)):(\(words.joined(separator: " ")))"
                 case .directory: action = ":directory:_files -/"
                 case .file: action = ":file:_files"
+                case .bundleIdentifier: action = ":\(escaped(kind.placeholder)):\(function(spec))_apps"
                 default: action = ":\(escaped(option.placeholder ?? kind.placeholder)): "
                 }
             }
@@ -108,8 +109,15 @@ public enum Completions {
         }
         let options = (spec.allOptions + ToolSpec.standardOptions).map(argument)
         let verbs = spec.verbs.map { "        '\($0.name):\(escaped($0.summary))'" }
-        let tail = spec.verbs.isEmpty ? "'*:file:_files'" : "'1: :->verb' '*:file:_files'"
-        let verbState = spec.verbs.isEmpty ? "" : "[[ $state == verb ]] && _describe -t verbs 'verb' verbs" + (spec.operands == nil ? "" : " && _files")
+        let withSubverbs = spec.verbs.filter { !$0.subverbs.isEmpty }
+        let tail = spec.verbs.isEmpty ? "'*:file:_files'" : withSubverbs.isEmpty ? "'1: :->verb' '*:file:_files'" : "'1: :->verb' '2: :->subverb' '*:file:_files'"
+        var verbState = spec.verbs.isEmpty ? "" : "[[ $state == verb ]] && _describe -t verbs 'verb' verbs" + (spec.operands == nil ? "" : " && _files")
+        if !withSubverbs.isEmpty {
+            // The verb's first operand from its subverbs (`openin default set|get|unset|list`).
+            verbState += "\n    if [[ $state == subverb ]]; then\n        case ${line[1]} in\n"
+            for verb in withSubverbs { verbState += "            \(verb.name)) compadd -- \(verb.subverbs.joined(separator: " ")) ;;\n" }
+            verbState += "            *) _files ;;\n        esac\n    fi"
+        }
         return """
         #compdef \(spec.name)
         # zsh completion for \(spec.name), generated from its declaration (\(spec.name) --generate-completion zsh)
@@ -123,6 +131,20 @@ public enum Completions {
         \(options.joined(separator: " \\\n")) \\
                 \(tail)
             \(verbState)
+        }
+        # The bundle identifiers of the apps registered on the device root (--root, else
+        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+        \(function(spec))_apps() {
+            local root="" i app
+            i=${words[(I)--root]}
+            (( i > 0 )) && root=${words[i+1]}
+            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+            local -a apps
+            for app in "$root"/Apps/*(N); do
+                [[ -d "$app" ]] && app="$app/Info.plist"
+                apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+            done
+            compadd -- ${apps:#}
         }
         \(function(spec)) "$@"
 
@@ -148,6 +170,7 @@ public enum Completions {
                 case .choice(let words): parts.append("-x -a \(quoted(words.joined(separator: " ")))")
                 case .file: parts.append("-r -F")
                 case .directory: parts.append("-r -x -a '(__fish_complete_directories)'")
+                case .bundleIdentifier: parts.append("-x -a '(__\(function(spec))_apps)'")
                 default: parts.append("-x")
                 }
             }
@@ -158,7 +181,29 @@ public enum Completions {
         for verb in spec.verbs {
             for option in verb.options { out += line(option, condition: "__fish_seen_subcommand_from \(verb.name)") }
         }
+        for verb in spec.verbs where !verb.subverbs.isEmpty {
+            let seen = verb.subverbs.joined(separator: " ")
+            out += "complete -c \(spec.name) -f -n \(quoted("__fish_seen_subcommand_from \(verb.name); and not __fish_seen_subcommand_from \(seen)")) -a \(quoted(seen))\n"
+        }
         if !verbNames.isEmpty && spec.operands == nil { out += "complete -c \(spec.name) -n 'not __fish_use_subcommand' -F\n" }
+        if (spec.allOptions + ToolSpec.standardOptions).contains(where: { $0.value == .bundleIdentifier }) {
+            // The bundle identifiers of the apps registered on the device root (--root, else
+            // $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+            out += """
+            function __\(function(spec))_apps
+                set -l words (commandline -opc)
+                set -l root
+                set -l i (contains -i -- --root $words); and set root $words[(math $i + 1)]
+                test -n "$root"; or set root $DOCUMENT_INTERCHANGE_ROOT
+                test -n "$root"; or begin; set -q XDG_DATA_HOME; and set root $XDG_DATA_HOME/document-interchange; or set root $HOME/.local/share/document-interchange; end
+                for app in $root/Apps/*
+                    test -d $app; and set app $app/Info.plist
+                    plutil -extract CFBundleIdentifier raw -o - $app 2>/dev/null
+                end
+            end
+
+            """
+        }
         return out
     }
 }
