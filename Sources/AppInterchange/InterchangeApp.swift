@@ -39,7 +39,7 @@ public struct InterchangeApp: Sendable {
         let root = root ?? DeviceRoot.resolve(explicit: nil)
         guard root.exists else { throw .noDeviceRoot(root.path) }
         self.root = root
-        do { catalog = try TypeCatalog.required(for: root) } catch { throw .app(error) }
+        do { catalog = try TypeCatalog.requiredForPrograms(on: root) } catch { throw .app(error) }
         let registry: TypeRegistry
         do { registry = try RegistryStore.open(root: root, catalog: catalog) } catch { throw .app(error) }
         guard let bundle = AppBundle.registered(bundleIdentifier, in: registry) else { throw .app(.notRegistered(bundleIdentifier)) }

@@ -84,19 +84,7 @@ public final class TypeRegistrySource: Sendable {
     /// The device root and catalog the tools would use (see ``DefaultTypeRegistry``).
     public static func fromEnvironment() -> TypeRegistrySource {
         let root = DeviceRoot.resolve(explicit: nil)
-        return TypeRegistrySource(root: root, catalog: TypeCatalog.directory(for: root) ?? packageCatalog)
-    }
-
-    /// The `UTIs/` folder of the checkout this file was compiled from, when it still exists: how a
-    /// program built against this package with SwiftPM, and its tests, find the catalog without an
-    /// installation.
-    static var packageCatalog: String? {
-        var path = #filePath
-        for _ in 0..<3 {
-            guard let slash = path.lastIndex(of: "/") else { return nil }
-            path = String(path[..<slash])
-        }
-        return FileSystem.isDirectory(path + "/UTIs") ? path + "/UTIs" : nil
+        return TypeRegistrySource(root: root, catalog: TypeCatalog.forPrograms(on: root))
     }
 
     /// The device root.

@@ -16,7 +16,9 @@ extension UniformTypeIdentifiersTests {
     }
 
     @Test func aProgramBuiltFromThisPackageFindsItsCatalog() {
-        #expect(TypeRegistrySource.packageCatalog == TestDevice.catalog)
+        #expect(TypeCatalog.packageCatalog == TestDevice.catalog)
+        // InterchangeApp finds it by the same rule as UTType.
+        #expect(TypeCatalog.forPrograms(on: DeviceRoot(path: "/nonexistent")) == TestDevice.catalog)
     }
 
     @Test func anAppRegisteredLaterIsSeenAtTheNextCheck() throws {

@@ -14,7 +14,9 @@ public enum TypeCatalog {
     /// Where a catalog is looked for, in order: the environment variable, the device root's own
     /// `UTIs/`, the install layout beside the running executable (`PREFIX/bin/TOOL` →
     /// `PREFIX/share/document-interchange/UTIs`), and, for a tool run from a build tree
-    /// (`CHECKOUT/.build/…/TOOL`), the checkout's `UTIs/`.
+    /// (`CHECKOUT/.build/…/TOOL`), the checkout's `UTIs/`. (A tool copied elsewhere alone finds
+    /// none and says so; a program that imports the library also looks in ``packageCatalog``:
+    /// ``forPrograms(on:)``.)
     public static func candidates(for root: DeviceRoot) -> [String] {
         var places: [String] = []
         if let env = Environment.value(environmentVariable), !env.isEmpty { places.append(env) }
@@ -27,6 +29,30 @@ public enum TypeCatalog {
             if let checkout = Self.checkout(containing: executable) { places.append(checkout + "/UTIs") }
         }
         return places
+    }
+
+    /// The catalog of a program that imports the library (`UTType`, `InterchangeApp`): the first
+    /// of ``candidates(for:)`` that exists, else ``packageCatalog``, so that an app built against
+    /// this package with SwiftPM finds the catalog without an installation. One rule for both.
+    public static func forPrograms(on root: DeviceRoot) -> String? {
+        directory(for: root) ?? packageCatalog
+    }
+
+    /// ``forPrograms(on:)``, or the error naming every place looked in.
+    public static func requiredForPrograms(on root: DeviceRoot) throws(AppRegistryError) -> String {
+        guard let found = forPrograms(on: root) else { throw .noCatalog(lookedIn: candidates(for: root) + ["the UTIs/ folder of the package it was built from"]) }
+        return found
+    }
+
+    /// The `UTIs/` folder of the checkout this file was compiled from, when it still exists
+    /// (`CHECKOUT/Sources/AppRegistry/Device/TypeCatalog.swift` → `CHECKOUT/UTIs`).
+    public static var packageCatalog: String? {
+        var path = #filePath
+        for _ in 0..<4 {
+            guard let slash = path.lastIndex(of: "/") else { return nil }
+            path = String(path[..<slash])
+        }
+        return FileSystem.isDirectory(path + "/UTIs") ? path + "/UTIs" : nil
     }
 
     /// The folder that holds the build folder (`.build`, `.build-NAME`, `.build_NAME`) the
