@@ -93,7 +93,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "Handlers",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -213,7 +213,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "pasteboardd",
-            dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport",
+            dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "SystemCalls",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(

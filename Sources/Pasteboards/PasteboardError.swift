@@ -22,6 +22,8 @@ public enum PasteboardError: Error, Sendable, Hashable, CustomStringConvertible 
     case damaged(path: String, offset: Int?, keyPath: String?, reason: String)
     /// The device root was named but does not exist.
     case rootMissing(String)
+    /// Another desktop bridge already serves this root on this display (its lock file).
+    case bridgeAlreadyRunning(String)
     /// A system call failed.
     case system(SystemCallError)
 
@@ -39,6 +41,7 @@ public enum PasteboardError: Error, Sendable, Hashable, CustomStringConvertible 
         case .damaged(let path, let offset, let keyPath, let reason):
             "damaged pasteboard file \(path)" + (offset.map { " at byte \($0)" } ?? "") + (keyPath.map { " (\($0))" } ?? "") + ": \(reason)"
         case .rootMissing(let path): "the device root \(path) does not exist"
+        case .bridgeAlreadyRunning(let path): "another pasteboardd already serves this device root on this display (it holds \(path))"
         case .system(let error): error.description
         }
     }

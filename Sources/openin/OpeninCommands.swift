@@ -157,7 +157,8 @@ struct OpeninCommands {
                     switch result {
                     case .copied(let document, let to): Output.line(TerminalText.escaped("\(document): copied to \(to)"))
                     case .printed(let documents): Output.line("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to the printer")
-                    case .copiedToClipboard(let document, _): Output.line(TerminalText.escaped("\(document): copied to the clipboard"))
+                    case .copiedToClipboard(let document, _, let server):
+                        Output.line(TerminalText.escaped("\(document): copied to the clipboard" + (server == .bridge ? " (served by pasteboardd)" : "")))
                     case .delivered(let document, let app, let delivered): report(delivered, app: app, document: document)
                     }
                 }

@@ -3,6 +3,7 @@ import AppRegistry
 import Logging
 import PasteboardBridge
 import Pasteboards
+import SystemCalls
 import ToolSupport
 import UniformTypes
 
@@ -20,7 +21,11 @@ ToolMain.run(pasteboarddSpec) { command in
         let timeout = command.value("--timeout").flatMap(Double.init).map { Duration.milliseconds(Int64((min($0, 2_000_000) * 1000).rounded(.up))) }
         let clipboard = try DesktopClipboard(backend: backend, display: command.value("--display"), timeout: timeout ?? DesktopClipboard.defaultTimeout)
         let store = PasteboardStore(root: DeviceRoot.resolve(explicit: command.value("--root")))
-        try DesktopBridge(store: store, clipboard: clipboard, logger: logger).run()
+        // Held while the bridge runs: a program that copies to this display's clipboard (openin's
+        // Copy) then writes the general pasteboard, which the bridge serves.
+        let display = command.value("--display") ?? Environment.value(backend == .wayland ? "WAYLAND_DISPLAY" : "DISPLAY") ?? ""
+        let presence = try BridgePresence(root: store.root, key: BridgePresence.key(backend: backend.rawValue, display: display))
+        try withExtendedLifetime(presence) { try DesktopBridge(store: store, clipboard: clipboard, logger: logger).run() }
     } catch {
         Output.error("pasteboardd: \(error)")
         return 1

@@ -1,4 +1,5 @@
 import AppRegistry
+import Pasteboards
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -13,10 +14,26 @@ public struct ActivityPerformer {
         case copied(document: String, to: String)
         /// Sent to the printer.
         case printed(documents: [String])
-        /// Put on the clipboard with this MIME type.
-        case copiedToClipboard(document: String, mimeType: String)
+        /// Put on the clipboard with this MIME type, served by the desktop bridge or a helper.
+        case copiedToClipboard(document: String, mimeType: String, servedBy: ClipboardServer)
         /// Delivered to the app that declares the share extension.
         case delivered(document: String, app: AppBundle, result: Delivery.Result)
+    }
+
+    /// What keeps a copy on the desktop clipboard after the copying program exits.
+    public enum ClipboardServer: Sendable, Hashable, CustomStringConvertible {
+        /// `pasteboardd`, which serves the device root's general pasteboard on this display.
+        case bridge
+        /// The clipboard program's child (`xclip`, `wl-copy`).
+        case helper(String)
+
+        /// "pasteboardd", "xclip".
+        public var description: String {
+            switch self {
+            case .bridge: "pasteboardd"
+            case .helper(let program): program
+            }
+        }
     }
 
     /// How long the clipboard program may take to read the document and hand it to its child.
@@ -70,13 +87,22 @@ public struct ActivityPerformer {
             let bytes: [UInt8]
             do { bytes = try FileSystem.read(document.path) } catch { throw .system(error) }
             let mime = document.type.preferredMIMEType ?? "application/octet-stream"
+            // A bridge serving this display takes the copy through the general pasteboard: no
+            // helper process is left behind, and the copy is on the device's pasteboard too.
+            if let key = BridgePresence.environmentKey(), BridgePresence.isServed(root: delivery.root, key: key) {
+                let item = PasteboardItem(representations: [PasteboardRepresentation(type: document.type.identifier, data: bytes)])
+                do { _ = try PasteboardStore(root: delivery.root).general().setItems([item]) } catch {
+                    throw .activityFailed(activity: activity.activityType, reason: "\(error)")
+                }
+                return [.copiedToClipboard(document: document.path, mimeType: mime, servedBy: .bridge)]
+            }
             let command = program == "wl-copy" ? ["wl-copy", "--type", mime] : ["xclip", "-selection", "clipboard", "-t", mime, "-i"]
             // The program forks a child that serves the clipboard until another program takes
             // it: we wait for the program, never for that child, which outlives us.
             let ended: Spawn.HandOff
             do { ended = try Spawn.handOff(command, input: bytes, timeout: Self.clipboardTimeout) } catch { throw .system(error) }
             switch ended {
-            case .exited(0): return [.copiedToClipboard(document: document.path, mimeType: mime)]
+            case .exited(0): return [.copiedToClipboard(document: document.path, mimeType: mime, servedBy: .helper(program))]
             case .exited(let status): throw .activityFailed(activity: activity.activityType, reason: "\(program) exited with status \(status)")
             case .timedOut: throw .activityFailed(activity: activity.activityType, reason: "\(program) did not take the data within \(Int(Self.clipboardTimeout)) s (is the display answering?)")
             }

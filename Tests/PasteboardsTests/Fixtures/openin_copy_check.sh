@@ -8,6 +8,8 @@
 . "$(dirname "$0")/start_display.sh"
 
 now() { date +%s%N; }
+# A helper openin starts inherits its environment: the mark finds exactly that copy's helpers.
+helpers() { grep -l "DI_COPY_MARK=$1" /proc/[0-9]*/environ 2>/dev/null | wc -l; }
 # Runs "$@" in the background with its output read to the end by $(…), and waits up to 20 s for
 # it: a command that hangs is reported, never waited for.
 run_captured() {
@@ -34,11 +36,24 @@ case "$(list_types | tr '\n' ' ')" in *text/plain*) ok "offered as text/plain";;
 
 # A second copy replaces the first, and the first helper goes (it lost the clipboard).
 head -c 2000 /dev/urandom > $T/picture.png
-run_captured $bin/openin --activity copy-to-clipboard $T/picture.png && check "a second copy exits 0" "$(cat $T/rc)" "0" || fail "a second copy exits 0" "hung"
+run_captured env DI_COPY_MARK=$T/picture $bin/openin --activity copy-to-clipboard $T/picture.png && check "a second copy exits 0" "$(cat $T/rc)" "0" || fail "a second copy exits 0" "hung"
 for i in $(seq 100); do paste_type image/png > $T/back.png; cmp -s $T/picture.png $T/back.png && break; sleep 0.1; done
 cmp -s $T/picture.png $T/back.png && ok "the image is pasted byte for byte as image/png" || fail "the image is pasted byte for byte as image/png" "differ"
+# Without a bridge, the helper is what serves it, after openin has exited.
+check "a helper serves it" "$(helpers $T/picture)" "1"
 
 # Standard output a terminal would see: no message of the helper, one line of ours.
 check "one line of output" "$(cat $T/out)" "$T/picture.png: copied to the clipboard"
+
+# With pasteboardd serving this display, the copy goes through the general pasteboard: no helper.
+$bin/pasteboardd run --log-level info 2>$T/bridge.log >/dev/null < /dev/null & DP=$!
+for i in $(seq 200); do grep -q "msg=published\|msg=imported" $T/bridge.log && break; sleep 0.1; done
+printf 'through the bridge\n' > $T/bridge.txt
+run_captured env DI_COPY_MARK=$T/bridge $bin/openin --activity copy-to-clipboard $T/bridge.txt && check "a copy with the bridge running exits 0" "$(cat $T/rc)" "0" || fail "a copy with the bridge running exits 0" "hung"
+check "the bridge serves it" "$(cat $T/out)" "$T/bridge.txt: copied to the clipboard (served by pasteboardd)"
+check "no clipboard helper was started" "$(helpers $T/bridge)" "0"
+check "it is on the general pasteboard" "$($bin/pbpaste)" "through the bridge"
+for i in $(seq 100); do [ "$(paste)" = "through the bridge" ] && break; sleep 0.2; done
+check "the desktop pastes it" "$(paste)" "through the bridge"
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
