@@ -14,8 +14,18 @@ struct ReadyEntry {
 /// An entry refused as it was judged: what quarantine may move (the status it had), why, its
 /// type if known, and its request (recorded with it).
 struct Refusal {
+    /// Why, as a value: what the mover decides on (a second hard link may be a sender's own name
+    /// about to be removed, and is given time before quarantine).
+    enum Cause: Sendable, Hashable {
+        /// The file has other hard links: a link to a file elsewhere.
+        case linkedElsewhere
+        /// Any other reason (not a regular file, too large, the policy, the sender).
+        case other
+    }
+
     var name: [UInt8]
     var reason: String
+    var cause: Cause = .other
     var judged: FileStatus
     var type: String?
     var request: OpenRequestIndex.Entry?
@@ -26,8 +36,6 @@ enum EntryAdmission {
     case ready(ReadyEntry)
     case done(Outcome)
     case refuse(Refusal)
-
-    static let linkedElsewhere = " (a link to a file elsewhere)"
 }
 
 extension InboxMover {
@@ -50,11 +58,11 @@ extension InboxMover {
         do { status = try file.status() } catch { return .done(.deferred("cannot stat: \(error.errno)")) }
         let request = requests.request(for: name, status: status)
         var type: String?
-        func refuse(_ reason: String) -> EntryAdmission {
-            .refuse(Refusal(name: name, reason: reason, judged: status, type: type, request: request))
+        func refuse(_ reason: String, cause: Refusal.Cause = .other) -> EntryAdmission {
+            .refuse(Refusal(name: name, reason: reason, cause: cause, judged: status, type: type, request: request))
         }
         guard status.kind == .regular else { return refuse(status.kind.phrase) }
-        guard status.linkCount == 1 else { return refuse("\(status.linkCount) hard links" + EntryAdmission.linkedElsewhere) }
+        guard status.linkCount == 1 else { return refuse("\(status.linkCount) hard links (a link to a file elsewhere)", cause: .linkedElsewhere) }
         guard status.size <= sizeLimit else { return refuse("\(status.size) bytes, over the limit of \(sizeLimit)") }
         if let policy {
             let judgement = policy.judge(ArrivingDocument(name: name, file: file, request: request?.request))

@@ -80,7 +80,7 @@ public struct InboxMover {
                 results.append(EntryOutcome(name: name, outcome: outcome))
             case .refuse(let refusal):
                 // A second link may be a sender's own name about to be removed: give it time.
-                if manifest != nil, !(refusal.reason.hasSuffix(EntryAdmission.linkedElsewhere) && changedRecently(name, in: inbox)) {
+                if manifest != nil, !(refusal.cause == .linkedElsewhere && changedRecently(name, in: inbox)) {
                     results.append(EntryOutcome(name: name, outcome: quarantine(refusal, from: inbox)))
                 } else {
                     results.append(EntryOutcome(name: name, outcome: .refused(refusal.reason)))

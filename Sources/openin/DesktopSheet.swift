@@ -77,8 +77,9 @@ struct DesktopSheet {
     /// Why `id` is not offered, when it names a desktop file.
     func whyNot(_ id: String) -> String? {
         guard id.hasSuffix(".desktop") else { return nil }
-        let why = linux.apps.whyNotAvailable(id)
-        return why.hasSuffix("is available") ? "\(id) cannot open these documents" : why
+        let availability = linux.apps.availability(id)
+        if case .available = availability { return "\(id) cannot open these documents" }
+        return availability.description
     }
 
     /// Starts `app` with the documents, as GIO would; prints what was started.

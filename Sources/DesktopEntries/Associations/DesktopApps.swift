@@ -160,17 +160,43 @@ public struct DesktopApps: Sendable {
         index.records(for: id).first.map(index.app)
     }
 
-    /// Why `id` is not an app (missing, hidden, not loadable), for messages.
-    public func whyNotAvailable(_ id: String) -> String {
+    /// Whether a desktop-file ID names an app, and if not, why: a value to decide on, with a
+    /// sentence for messages.
+    public enum Availability: Sendable, Hashable, CustomStringConvertible {
+        /// It loads and is not hidden.
+        case available(String)
+        /// No folder has a desktop file of that ID (the folders looked in).
+        case missing(String, folders: [String])
+        /// Its file does not load (the file, and why).
+        case unloadable(path: String, problem: String)
+        /// `Hidden=true`: the app is deleted.
+        case hidden(path: String)
+
+        /// One sentence.
+        public var description: String {
+            switch self {
+            case .available(let id): "\(id) is available"
+            case .missing(let id, let folders): "no desktop file \(id) in \(folders.joined(separator: ", "))"
+            case .unloadable(let path, let problem): "\(path): \(problem)"
+            case .hidden(let path): "\(path) has Hidden=true (the app is deleted)"
+            }
+        }
+    }
+
+    /// Whether `id` is an app (missing, hidden, not loadable).
+    public func availability(_ id: String) -> Availability {
         let records = index.records(for: id)
-        guard !records.isEmpty else { return "no desktop file \(id) in \(locations.folders.filter { !$0.isConfiguration }.map(\.path).joined(separator: ", "))" }
+        guard !records.isEmpty else { return .missing(id, folders: locations.folders.filter { !$0.isConfiguration }.map(\.path)) }
         for record in records {
             let app = index.app(record)
-            if let problem = loadProblem(app) { return "\(app.path): \(problem)" }
-            if app.entry?.hidden == true { return "\(app.path) has Hidden=true (the app is deleted)" }
+            if let problem = loadProblem(app) { return .unloadable(path: app.path, problem: problem) }
+            if app.entry?.hidden == true { return .hidden(path: app.path) }
         }
-        return "\(id) is available"
+        return .available(id)
     }
+
+    /// Why `id` is not an app, for messages (``availability(_:)``'s sentence).
+    public func whyNotAvailable(_ id: String) -> String { availability(id).description }
 
     /// Every app GIO would list (`g_app_info_get_all`): each ID once, from its most important
     /// folder, loadable and not hidden; sorted by ID.

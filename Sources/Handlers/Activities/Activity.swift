@@ -14,7 +14,7 @@ public struct Activity: Sendable, Hashable {
         /// Prints with `lp`.
         case print
         /// Copies the one document to the clipboard with `wl-copy` or `xclip`.
-        case copyToClipboard(program: String)
+        case copyToClipboard(program: ClipboardProgram)
         /// Delivers to the app that declares the share extension, with the activity in the request.
         case shareExtension(bundleIdentifier: String)
     }
@@ -49,10 +49,10 @@ public struct Activity: Sendable, Hashable {
         if count == 1 {
             // The display is checked first: without one, no clipboard program is looked for.
             if Environment.value("WAYLAND_DISPLAY") != nil, Environment.findExecutable("wl-copy") != nil {
-                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "wl-copy"),
+                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: .wlCopy),
                                        reason: "wl-copy is installed and a Wayland display is set"))
             } else if Environment.value("DISPLAY") != nil, Environment.findExecutable("xclip") != nil {
-                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: "xclip"),
+                result.append(Activity(activityType: copyToClipboardType, name: "Copy", kind: .copyToClipboard(program: .xclip),
                                        reason: "xclip is installed and an X display is set"))
             }
         }

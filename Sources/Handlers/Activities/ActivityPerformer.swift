@@ -25,13 +25,13 @@ public struct ActivityPerformer {
         /// `pasteboardd`, which serves the device root's general pasteboard on this display.
         case bridge
         /// The clipboard program's child (`xclip`, `wl-copy`).
-        case helper(String)
+        case helper(ClipboardProgram)
 
         /// "pasteboardd", "xclip".
         public var description: String {
             switch self {
             case .bridge: "pasteboardd"
-            case .helper(let program): program
+            case .helper(let program): program.rawValue
             }
         }
     }
@@ -96,7 +96,7 @@ public struct ActivityPerformer {
                 }
                 return [.copiedToClipboard(document: document.path, mimeType: mime, servedBy: .bridge)]
             }
-            let command = program == "wl-copy" ? ["wl-copy", "--type", mime] : ["xclip", "-selection", "clipboard", "-t", mime, "-i"]
+            let command = program.command(mimeType: mime)
             // The program forks a child that serves the clipboard until another program takes
             // it: we wait for the program, never for that child, which outlives us.
             let ended: Spawn.HandOff

@@ -9,8 +9,32 @@ public struct HandlerCandidate: Sendable, Hashable {
     public var appName: String
     /// The claim that made it eligible.
     public var claim: DocumentTypeClaim
+    /// How a claim matched a document: a decision kept as a value (the sentence is made from it).
+    public enum Match: Sendable, Hashable, CustomStringConvertible {
+        /// A type the claim names (`LSItemContentTypes`) that the document conforms to, as spelt.
+        case type(String)
+        /// A legacy `CFBundleTypeExtensions` entry that matched the name.
+        case legacyExtension(String)
+        /// A legacy `CFBundleTypeMIMETypes` entry that matched the MIME type.
+        case legacyMIMEType(String)
+        /// `*` in a legacy extension or MIME list: everything.
+        case everything
+
+        /// `public.png`, `extension png`, `MIME type image/png`, `*`.
+        public var description: String {
+            switch self {
+            case .type(let identifier): identifier
+            case .legacyExtension(let ext): "extension \(ext)"
+            case .legacyMIMEType(let mime): "MIME type \(mime)"
+            case .everything: "*"
+            }
+        }
+    }
+
+    /// How the claim matched.
+    public var match: Match
     /// The type the claim names that the document conforms to (or the legacy tag that matched).
-    public var claimedType: String
+    public var claimedType: String { match.description }
     /// Steps from the document's type up to the claimed type (0: the exact type).
     public var distance: Int
     /// Whether the claim is a wildcard (`public.item`, `public.data`, `public.content`, or `*`).
@@ -22,12 +46,10 @@ public struct HandlerCandidate: Sendable, Hashable {
     public var reason: String {
         var parts: [String] = []
         if isUserDefault { parts.append("the user's default") }
-        if claimedType == "*" {
-            parts.append("claims everything (* in its legacy extension or MIME list)")
-        } else if claimedType.hasPrefix("extension ") || claimedType.hasPrefix("MIME type ") {
-            parts.append("claims the legacy \(claimedType) (no LSItemContentTypes)")
-        } else {
-            parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
+        switch match {
+        case .everything: parts.append("claims everything (* in its legacy extension or MIME list)")
+        case .legacyExtension, .legacyMIMEType: parts.append("claims the legacy \(claimedType) (no LSItemContentTypes)")
+        case .type: parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
         }
         if isWildcard { parts.append("a wildcard claim") }
         parts.append("rank \(claim.rank.rawValue)")

@@ -68,7 +68,7 @@ public struct HandlerRanking: Sendable {
         var found = Candidates(index: index, defaultApp: defaultApp)
         for (type, d) in distance {
             for entry in index.claimsByType[type] ?? [] {
-                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: d, wildcard: Self.wildcardTypes.contains(type))
+                found.offer(entry.app, entry.claim, claimed: .type(entry.spelling), distance: d, wildcard: Self.wildcardTypes.contains(type))
             }
         }
         found.offerLegacyClaims(type: type, fileName: fileName, mimeType: mimeType)
@@ -113,14 +113,14 @@ public struct HandlerRanking: Sendable {
         if type.typeNumber == nil {
             // Claims that name the dynamic identifier itself.
             for entry in index.claimsByType[TypeIdentifierSyntax.normalized(type.identifier)] ?? [] {
-                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: 0, wildcard: false)
+                found.offer(entry.app, entry.claim, claimed: .type(entry.spelling), distance: 0, wildcard: false)
             }
         }
         for (t, d) in distance {
             guard let entries = numbered.claimsByNumber[Int(t)] else { continue }
             let wildcard = numbered.wildcards.contains(t)
             for entry in entries {
-                found.offer(entry.app, entry.claim, claimed: entry.spelling, distance: d, wildcard: wildcard)
+                found.offer(entry.app, entry.claim, claimed: .type(entry.spelling), distance: d, wildcard: wildcard)
             }
         }
         found.offerLegacyClaims(type: type, fileName: fileName, mimeType: mimeType)
@@ -139,9 +139,9 @@ public struct HandlerRanking: Sendable {
         }
 
         /// Keeps the claim when it places the app better than its claims so far.
-        mutating func offer(_ app: Int, _ claimIndex: Int, claimed: String, distance: Int, wildcard: Bool) {
+        mutating func offer(_ app: Int, _ claimIndex: Int, claimed: HandlerCandidate.Match, distance: Int, wildcard: Bool) {
             let candidate = HandlerCandidate(bundleIdentifier: index.apps[app].bundleIdentifier, appName: index.apps[app].name,
-                                             claim: index.apps[app].claims[claimIndex], claimedType: claimed, distance: distance,
+                                             claim: index.apps[app].claims[claimIndex], match: claimed, distance: distance,
                                              isWildcard: wildcard, isUserDefault: index.apps[app].bundleIdentifier == defaultApp)
             if let existing = best[app], !HandlerRanking.precedes(candidate, existing) { return }
             best[app] = candidate
@@ -174,15 +174,15 @@ public struct HandlerRanking: Sendable {
     }
 
     /// How a claim without `LSItemContentTypes` matches: a named extension or MIME type, else `*`.
-    static func legacyMatch(_ claim: DocumentTypeClaim, ext: String?, mime: String?, preferredMIME: String?) -> (String, Bool)? {
-        var match: (String, Bool)?
+    static func legacyMatch(_ claim: DocumentTypeClaim, ext: String?, mime: String?, preferredMIME: String?) -> (HandlerCandidate.Match, Bool)? {
+        var match: (HandlerCandidate.Match, Bool)?
         for e in claim.extensions where e == "*" || e.lowercased() == ext {
-            if e != "*" { return ("extension \(e)", false) }
-            match = match ?? ("*", true)
+            if e != "*" { return (.legacyExtension(e), false) }
+            match = match ?? (.everything, true)
         }
         for m in claim.mimeTypes where m == "*" || m.lowercased() == mime || m.lowercased() == preferredMIME {
-            if m != "*" { return ("MIME type \(m)", false) }
-            match = match ?? ("*", true)
+            if m != "*" { return (.legacyMIMEType(m), false) }
+            match = match ?? (.everything, true)
         }
         return match
     }
