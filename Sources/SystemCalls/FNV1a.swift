@@ -44,3 +44,23 @@ package struct FNV1a64: Sendable {
         return hasher.value
     }
 }
+
+/// FNV-1a, 32 bits: the hash of the compiled registries' lookup tables (tags, app records,
+/// URL schemes), of the canOpenURL filter and of exported desktop-entry names. One definition of
+/// its constants and step, so that every table is hashed the same way; the loops stay at their
+/// call sites (a tag lookup folds case as it hashes), each calling ``step(_:_:)``, which inlines.
+package enum FNV1a32 {
+    /// The hash of no bytes.
+    package static let offsetBasis: UInt32 = 2_166_136_261
+
+    /// `hash` with one more byte.
+    @inlinable @inline(__always)
+    package static func step(_ hash: UInt32, _ byte: UInt8) -> UInt32 { (hash ^ UInt32(byte)) &* 16_777_619 }
+
+    /// The hash of `text`'s UTF-8 bytes.
+    package static func hash(_ text: String) -> UInt32 {
+        var hash = offsetBasis
+        for byte in text.utf8 { hash = step(hash, byte) }
+        return hash
+    }
+}

@@ -1,3 +1,4 @@
+import SystemCalls
 import UniformTypes
 
 /// `canOpenURL` for one app, prepared (``SchemeDirectory/question(from:)``). Only the app's
@@ -40,8 +41,8 @@ public struct CanOpenQuestion: Sendable {
     }
 
     static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var h: UInt32 = 2_166_136_261
-        for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
+        var h = FNV1a32.offsetBasis
+        for b in bytes { h = FNV1a32.step(h, b) }
         return h
     }
 
@@ -80,10 +81,10 @@ public struct CanOpenQuestion: Sendable {
         let bit = Self.filterBit(length: length, first: bytes[0] | 0x20, last: bytes[length - 1] | 0x20)
         guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return false }
         guard (bytes[0] | 0x20) &- 0x61 < 26 else { return false }
-        var h: UInt32 = (2_166_136_261 ^ UInt32(bytes[0] | 0x20)) &* 16_777_619
+        var h = FNV1a32.step(FNV1a32.offsetBasis, bytes[0] | 0x20)
         for i in 1..<length {
             guard Self.isSchemeByte(bytes[i]) else { return false }
-            h = (h ^ UInt32(bytes[i] | 0x20)) &* 16_777_619
+            h = FNV1a32.step(h, bytes[i] | 0x20)
         }
         var k = Int(h) & mask
         while slots[k].entry != 0 {

@@ -21,9 +21,7 @@ public enum DesktopSchemeEntries {
 
     /// The file-name prefix of `root`'s entries.
     public static func prefix(for root: DeviceRoot) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for b in root.path.utf8 { hash = (hash ^ UInt32(b)) &* 16_777_619 }
-        return "document-interchange-" + String(hash, radix: 16) + "-"
+        "document-interchange-" + String(FNV1a32.hash(root.path), radix: 16) + "-"
     }
 
     /// What a sync changed.

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// One registered app as the registry keeps it for the handler chooser.
 public struct AppRecordInput: Sendable {
     /// The app's bundle identifier (the registration name when the plist's is missing or an
@@ -42,16 +44,14 @@ public struct AppRecordInput: Sendable {
 /// record is decoded (`canOpenURL` among 1,000 apps in well under a microsecond).
 enum AppRecordTable {
     static func hash(_ identifier: String) -> UInt32 {
-        var h: UInt32 = 2_166_136_261
-        for b in TypeIdentifierSyntax.normalized(identifier).utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
-        return h
+        FNV1a32.hash(TypeIdentifierSyntax.normalized(identifier))
     }
 
     /// The scheme's hash: FNV-1a over its bytes with ASCII letters lowercased (schemes compare
     /// ignoring case, RFC 3986 3.1; only ASCII letters can be in a valid scheme).
     static func schemeHash<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var h: UInt32 = 2_166_136_261
-        for b in bytes { h = (h ^ UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* 16_777_619 }
+        var h = FNV1a32.offsetBasis
+        for b in bytes { h = FNV1a32.step(h, b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
         return h
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemCalls
 
 /// The compiled registry's file format: one flat, versioned, little-endian image that a query
 /// process maps and reads in place (the model is shared-mime-info's `mime.cache`).
@@ -66,8 +67,8 @@ enum RegistryImageLayout {
 
     /// FNV-1a over the key's bytes: the hash of every table.
     static func hash(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var h: UInt32 = 2_166_136_261
-        for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
+        var h = FNV1a32.offsetBasis
+        for b in bytes { h = FNV1a32.step(h, b) }
         return h
     }
 

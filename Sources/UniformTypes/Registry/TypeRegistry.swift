@@ -344,13 +344,13 @@ public final class TypeRegistry: Sendable {
             guard raw.count <= 64 else { return .none }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> TypeID?? in
                 let lower = tagClass.isCaseInsensitive
-                var hash: UInt32 = 2_166_136_261
+                var hash = FNV1a32.offsetBasis
                 for i in 0..<raw.count {
                     var b = raw[i]
                     if b >= 0x80 { return .none }  // non-ASCII: Unicode lower-casing, the slow path
                     if lower, b &- 0x41 < 26 { b &+= 0x20 }
                     buffer[i] = b
-                    hash = (hash ^ UInt32(b)) &* 16_777_619
+                    hash = FNV1a32.step(hash, b)
                 }
                 guard let entry = tagEntry(UnsafeBufferPointer(rebasing: buffer[..<raw.count]), hash: hash, table) else { return .some(nil) }
                 if constraint != nil, constraint == publicData {
