@@ -376,7 +376,8 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "ToolsTests",
-            dependencies: ["TestHelpers"]
+            dependencies: ["TestHelpers"],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "URLSchemesTests",

@@ -1,0 +1,51 @@
+#compdef defaults
+# zsh completion for defaults, generated from its declaration (defaults --generate-completion zsh)
+_defaults() {
+    local -a verbs
+    verbs=(
+        'read:print every domain, a domain, or one key'
+        'read-type:print the type of a key'\''s value\: Type is string|integer|float|boolean|date|data|array|dictionary'
+        'write:write a key (typed with -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict, -dict-add), or replace the domain with a plist'
+        'delete:remove a key, or the whole domain'
+        'rename:rename a key, keeping its value'
+        'domains:list the domains that hold defaults, comma-separated'
+        'find:print every key whose name or value contains WORD (any case), by domain'
+        'export:write the domain as an XML property list to PATH ('\''-'\''\: standard output)'
+        'import:replace the domain with the dictionary of the property list at PATH ('\''-'\''\: standard input)'
+    )
+    local state
+    _arguments -s \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '*-string[a string]:STRING: ' \
+    '*-int[an integer (also -integer)]:N: ' \
+    '*-integer[an integer]:N: ' \
+    '*-float[a real number]:N: ' \
+    '*-bool[a boolean\: YES, NO, true, false, 1 or 0 (also -boolean)]:YES|NO: ' \
+    '*-boolean[a boolean]:YES|NO: ' \
+    '*-date[a date\: 2026-11-24T03\:00\:00Z or '\''2026-11-24 03\:00\:00 +0000'\'']:DATE: ' \
+    '*-data[bytes, in hexadecimal]:HEX: ' \
+    '-array[the value is an array of the words that follow (strings, or typed\: -int 3)]' \
+    '-array-add[append the words that follow to the array at KEY]' \
+    '-dict[the value is a dictionary of the KEY VALUE pairs that follow]' \
+    '-dict-add[add the KEY VALUE pairs that follow to the dictionary at KEY]' \
+    '--new-domain[create the domain when it is neither a registered app, an App Group one of them is in, nor a domain that holds defaults (a typo creates nothing)]' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '1: :->verb' '*:file:_files'
+    [[ $state == verb ]] && _describe -t verbs 'verb' verbs
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_defaults_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_defaults "$@"

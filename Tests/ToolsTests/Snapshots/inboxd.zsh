@@ -1,0 +1,41 @@
+#compdef inboxd
+# zsh completion for inboxd, generated from its declaration (inboxd --generate-completion zsh)
+_inboxd() {
+    local -a verbs
+    verbs=(
+        'run:watch (inotify) and move as files arrive, until SIGTERM or SIGINT'
+        'once:process what is there now, then exit'
+        'status:per app\: files waiting, moves stored, quarantined, and moves a crash left unfinished (read-only)'
+        'history:the manifest\: every move and refusal, oldest first, with SHA-256 (read-only)'
+        'recover:settle moves a crash interrupted (also done at every start)'
+    )
+    local state
+    _arguments -s \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '--app[only this app (else every app with a container on the root)]:BUNDLE-ID: ' \
+    '--working-folder[move into DIR instead of Documents/ (with --app); on another file system files are copied, flushed, then removed from the Inbox]:directory:_files -/' \
+    '*--allow-sender[accept only documents whose open request names this sender\: an exact bundle identifier, or a prefix ending in a dot (com.example.); repeatable]:ID: ' \
+    '--max-size[refuse larger files (default 4 GiB)]:BYTES: ' \
+    '--log-level[logs on stderr, one logfmt line per event (run\: info, else warning)]:trace|debug|info|notice|warning|error:(trace debug info notice warning error)' \
+    '--rescan[a full pass every SECONDS (default 5)]:SECONDS: ' \
+    '--json[JSON output]' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '1: :->verb' '*:file:_files'
+    [[ $state == verb ]] && _describe -t verbs 'verb' verbs
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_inboxd_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_inboxd "$@"

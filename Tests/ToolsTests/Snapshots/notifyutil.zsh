@@ -1,0 +1,45 @@
+#compdef notifyutil
+# zsh completion for notifyutil, generated from its declaration (notifyutil --generate-completion zsh)
+_notifyutil() {
+    local -a verbs
+    verbs=(
+
+    )
+    local state
+    _arguments -s \
+    '-q[quiet\: print nothing for notifications]' \
+    '-v[verbose\: print the time, key, state and registration type for each notification]' \
+    '-z[pause MSEC milliseconds after each post \[default 100\]]:MSEC: ' \
+    '-M[multiplex (accepted; no effect here)]' \
+    '-R[regenerate registrations (accepted; no effect here)]' \
+    '*-port[deliver later registrations through a callback (the default)]' \
+    '*-file[deliver later registrations through a file descriptor]' \
+    '*-check[later registrations are checked (notify_check) every 100 ms]' \
+    '*-plain[later registrations are plain, checked every 100 ms]' \
+    '*-signal[deliver later registrations as signal # (default 1, SIGHUP)]:#: ' \
+    '*-dispatch[deliver later registrations through a callback]' \
+    '*-p[post a notification for KEY]:KEY: ' \
+    '*-w[register for KEY and report notifications]:KEY: ' \
+    '*-#[(# is a whole number, e.g. -1) register for KEY and report # notifications]:KEY: ' \
+    '*-g[get the state value for KEY]:KEY: ' \
+    '*-s[set the state value for KEY to VAL (a 64-bit integer)]:KEY: ' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '*:file:_files'
+    
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_notifyutil_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_notifyutil "$@"

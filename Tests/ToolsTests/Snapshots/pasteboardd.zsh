@@ -1,0 +1,34 @@
+#compdef pasteboardd
+# zsh completion for pasteboardd, generated from its declaration (pasteboardd --generate-completion zsh)
+_pasteboardd() {
+    local -a verbs
+    verbs=(
+        'run:bridge until SIGTERM or SIGINT (or until the display goes away)'
+    )
+    local state
+    _arguments -s \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '--backend[auto (default)\: Wayland when WAYLAND_DISPLAY is set, else X11]:auto|x11|wayland:(auto x11 wayland)' \
+    '--display[the display (else DISPLAY or WAYLAND_DISPLAY)]:NAME: ' \
+    '--timeout[give up when the display has not answered the connection after SECONDS (default 10)]:SECONDS: ' \
+    '--log-level[logs on stderr, one logfmt line per event (default info)]:trace|debug|info|notice|warning|error:(trace debug info notice warning error)' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '1: :->verb' '*:file:_files'
+    [[ $state == verb ]] && _describe -t verbs 'verb' verbs
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_pasteboardd_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_pasteboardd "$@"

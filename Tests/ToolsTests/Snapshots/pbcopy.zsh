@@ -1,0 +1,35 @@
+#compdef pbcopy
+# zsh completion for pbcopy, generated from its declaration (pbcopy --generate-completion zsh)
+_pbcopy() {
+    local -a verbs
+    verbs=(
+
+    )
+    local state
+    _arguments -s \
+    '-pboard[general (default), find, font, ruler, or the name of a named pasteboard]:NAME: ' \
+    '--type[store the input as it is under this type]:UTI: ' \
+    '--expires[the pasteboard reads as empty after SECONDS (expirationDate)]:SECONDS: ' \
+    '--local-only[keep it off the desktop clipboard (localOnly)]' \
+    '--change-count[print the pasteboard'\''s new change count]' \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '*:file:_files'
+    
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_pbcopy_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_pbcopy "$@"

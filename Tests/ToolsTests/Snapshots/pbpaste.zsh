@@ -1,0 +1,35 @@
+#compdef pbpaste
+# zsh completion for pbpaste, generated from its declaration (pbpaste --generate-completion zsh)
+_pbpaste() {
+    local -a verbs
+    verbs=(
+
+    )
+    local state
+    _arguments -s \
+    '-pboard[general (default), find, font, ruler, or the name of a named pasteboard]:NAME: ' \
+    '-Prefer[which kind of data to look for first]:txt|rtf|ps:(txt rtf ps)' \
+    '--type[write the representation answering this type, as it is]:UTI: ' \
+    '--types[list each item'\''s types, one item a line, tab-separated]' \
+    '--change-count[print the change count]' \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '*:file:_files'
+    
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_pbpaste_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_pbpaste "$@"

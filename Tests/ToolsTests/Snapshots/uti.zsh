@@ -1,0 +1,56 @@
+#compdef uti
+# zsh completion for uti, generated from its declaration (uti --generate-completion zsh)
+_uti() {
+    local -a verbs
+    verbs=(
+        'conforms:exit 0 when A conforms to B, 1 when not, 2 on error; prints true or false'
+        'info:identifier, description, declared/dynamic/public, parents, supertypes, tags, source'
+        'for-extension:the type for each extension, one per line (a dynamic type when none is declared)'
+        'for-mime:the type for each MIME type'
+        'for-file:the type of each file as GIO judges it, from the shared MIME database'\''s globs and magic\: by name, by content, or both'
+        'tree:the supertypes of ID as a tree'
+        'subtypes:every known type that conforms to ID'
+        'graph:the conformance graph of the IDs and their supertypes (of every type when none), for Graphviz'
+        'lint:check Info.plists (and *.entitlements files) as the toolkit reads them\: FILE\:LINE\:COLUMN\: error|warning\: message \[key path\] (rule); exit 1 on errors'
+        'register:register apps on the device root (a link in ROOT/Apps named by CFBundleIdentifier; a property list without one is refused), then rebuild'
+        'unregister:remove registrations, then rebuild'
+        'rebuild:rebuild the compiled registry and report problems in the sources'
+        'dump:every type with its declaration, then the registry'\''s diagnostics'
+        'completions:a shell completion script'
+    )
+    local state
+    _arguments -s \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); a named root must exist (register --create-root makes one)]:directory:_files -/' \
+    '(-q --quiet)'{-q,--quiet}'[print nothing; answer by exit status (conforms), or no report (register, rebuild)]' \
+    '--json[JSON output with Apple'\''s names (identifier, conformsTo, tags, preferredFilenameExtension, …)]' \
+    '--extension[the type for this filename extension]:EXT: ' \
+    '--mime[the type for this MIME type]:TYPE: ' \
+    '--file[the type of this file]:file:_files' \
+    '--conforming-to[only types conforming to TYPE (default public.data)]:TYPE: ' \
+    '--all[every type claiming the tag, best first]' \
+    '--explain[the rule that decided]' \
+    '--by[judge by name only, by content only, or both (default)]:name|content|both:(name content both)' \
+    '--format[dot (default), or svg through Graphviz'\''s dot]:dot|svg:(dot svg)' \
+    '(-D --define)''*'{-D,--define}'[a build variable'\''s value, substituted for $(NAME) and ${NAME} (repeatable)]:NAME=VALUE: ' \
+    '*--ignore[do not report this rule (repeatable)]:unreadable|malformed|not-a-dictionary|duplicate-key|unknown-key|value-type|tolerated-boolean|unresolved-variable|bundle-identifier|bundle-signature|invalid-identifier|dynamic-identifier|apple-domain|reserved-public-domain|redeclared-system-type|foreign-domain|declared-twice|conforms-to-itself|unknown-parent|conformance-cycle|never-binds|tag|shared-tag|role|rank|missing-rank|ignored-legacy-keys|undeclared-content-type|legacy-tag|url-scheme|contested-scheme|scheme-is-bundle-identifier|queried-schemes|application-groups|team-identifier:(unreadable malformed not-a-dictionary duplicate-key unknown-key value-type tolerated-boolean unresolved-variable bundle-identifier bundle-signature invalid-identifier dynamic-identifier apple-domain reserved-public-domain redeclared-system-type foreign-domain declared-twice conforms-to-itself unknown-parent conformance-cycle never-binds tag shared-tag role rank missing-rank ignored-legacy-keys undeclared-content-type legacy-tag url-scheme contested-scheme scheme-is-bundle-identifier queried-schemes application-groups team-identifier)' \
+    '--create-root[create the named device root (--root or $DOCUMENT_INTERCHANGE_ROOT) when it does not exist; the user'\''s default root is always created]' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '1: :->verb' '*:file:_files'
+    [[ $state == verb ]] && _describe -t verbs 'verb' verbs
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_uti_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_uti "$@"
