@@ -27,6 +27,23 @@ enum RegistryImageLayout {
     static let formatVersion: UInt32 = 11
     static let headerSize = 160
     static let recordWords = 24
+
+    /// The words of one type's record (``recordWords`` each; the rest are zero). A string is two
+    /// words, offset and length in the string section; a list is two, its start in the pool and
+    /// its count.
+    enum RecordWord: Int, CaseIterable {
+        case identifier0, identifier1, normalized0, normalized1, description0, description1, reference0, reference1
+        case version0, version1, source0, source1
+        /// Bit 0: declared; bits 8-15: ``TypeDeclaration/Kind``.
+        case flags
+        case parentsStart, parentsCount, ancestorsStart, ancestorsCount
+        /// Three pool words a tag: its class's standard index, then the tag's string.
+        case tagsStart, tagsCount
+        /// Two pool words an icon file name.
+        case iconsStart, iconsCount
+        /// Four pool words a localized description: language, then text.
+        case localizedStart, localizedCount
+    }
     static let none: UInt32 = 0xFFFF_FFFF
 
     enum Section: Int, CaseIterable {
@@ -162,17 +179,17 @@ struct RegistryImageWriter {
         records.reserveCapacity(c.identifiers.count * Layout.recordWords)
         for (i, identifier) in c.identifiers.enumerated() {
             let d = c.declarations[i]
-            var r = [UInt32](repeating: 0, count: Layout.recordWords)
-            (r[0], r[1]) = ref(identifier)
-            (r[2], r[3]) = ref(TypeIdentifierSyntax.normalized(identifier))
-            (r[4], r[5]) = ref(d?.description)
-            (r[6], r[7]) = ref(d?.referenceURL)
-            (r[8], r[9]) = ref(d?.version)
-            (r[10], r[11]) = ref(d?.source)
-            r[12] = (d == nil ? 0 : 1) | UInt32(d?.kind.rawValue ?? 0) << 8
-            r[13] = UInt32(pool.count); r[14] = UInt32(c.parents[i].count)
+            var r = RecordWords()
+            (r[.identifier0], r[.identifier1]) = ref(identifier)
+            (r[.normalized0], r[.normalized1]) = ref(TypeIdentifierSyntax.normalized(identifier))
+            (r[.description0], r[.description1]) = ref(d?.description)
+            (r[.reference0], r[.reference1]) = ref(d?.referenceURL)
+            (r[.version0], r[.version1]) = ref(d?.version)
+            (r[.source0], r[.source1]) = ref(d?.source)
+            r[.flags] = (d == nil ? 0 : 1) | UInt32(d?.kind.rawValue ?? 0) << 8
+            r[.parentsStart] = UInt32(pool.count); r[.parentsCount] = UInt32(c.parents[i].count)
             pool += c.parents[i].map { UInt32($0) }
-            r[15] = UInt32(pool.count); r[16] = UInt32(c.ancestors[i].count)
+            r[.ancestorsStart] = UInt32(pool.count); r[.ancestorsCount] = UInt32(c.ancestors[i].count)
             pool += c.ancestors[i].map { UInt32($0) }
             var tagWords: [UInt32] = []
             for tagClass in TagClass.standard {
@@ -181,20 +198,20 @@ struct RegistryImageWriter {
                     tagWords += [UInt32(tagClass.standardIndex), o, l]
                 }
             }
-            r[17] = UInt32(pool.count); r[18] = UInt32(tagWords.count / 3)
+            r[.tagsStart] = UInt32(pool.count); r[.tagsCount] = UInt32(tagWords.count / 3)
             pool += tagWords
             var iconWords: [UInt32] = []
             for icon in d?.iconFiles ?? [] { let (o, l) = ref(icon); iconWords += [o, l] }
-            r[19] = UInt32(pool.count); r[20] = UInt32(iconWords.count / 2)
+            r[.iconsStart] = UInt32(pool.count); r[.iconsCount] = UInt32(iconWords.count / 2)
             pool += iconWords
             var localizedWords: [UInt32] = []
             for (language, text) in (d?.localizedDescriptions ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let (lo, ll) = ref(language), (to, tl) = ref(text)
                 localizedWords += [lo, ll, to, tl]
             }
-            r[21] = UInt32(pool.count); r[22] = UInt32(localizedWords.count / 4)
+            r[.localizedStart] = UInt32(pool.count); r[.localizedCount] = UInt32(localizedWords.count / 4)
             pool += localizedWords
-            records += r
+            records += r.words
         }
         let identifierTable = table(c.identifiers.enumerated().map { (TypeIdentifierSyntax.normalized($0.element), UInt32($0.offset)) })
         var tagTables: [RegistryImageLayout.Section: [UInt32]] = [:]
@@ -301,5 +318,15 @@ extension RegistryDiagnostic {
             self = .overridden(identifier: texts[0], loser: texts[1], loserKind: lk, winner: texts[2], winnerKind: wk)
         default: return nil
         }
+    }
+}
+
+/// One type's record as it is written, addressed by ``RegistryImageLayout/RecordWord``.
+struct RecordWords {
+    var words = [UInt32](repeating: 0, count: RegistryImageLayout.recordWords)
+
+    subscript(_ word: RegistryImageLayout.RecordWord) -> UInt32 {
+        get { words[word.rawValue] }
+        set { words[word.rawValue] = newValue }
     }
 }

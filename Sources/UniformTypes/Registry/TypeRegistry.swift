@@ -127,10 +127,10 @@ public final class TypeRegistry: Sendable {
         guard index >= 0, index < count else { return 0 }
         return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset + 4 * index, as: UInt32.self))
     }
-    private func record(_ id: TypeID, _ field: Int) -> Int {
+    private func record(_ id: TypeID, _ field: Layout.RecordWord) -> Int {
         guard id >= 0, Int(id) < typeCount else { return 0 }
         return Int(UInt32(littleEndian: base.loadUnaligned(
-            fromByteOffset: section(.types).offset + (Int(id) * Layout.recordWords + field) * 4, as: UInt32.self)))
+            fromByteOffset: section(.types).offset + (Int(id) * Layout.recordWords + field.rawValue) * 4, as: UInt32.self)))
     }
     private func pool(_ index: Int) -> Int { Int(word(.pool, index)) }
     /// Slot `index` of a hash table: the key's hash and the value + 1 (0: empty).
@@ -192,7 +192,7 @@ public final class TypeRegistry: Sendable {
             if v == 0 { return nil }
             if slotHash == hash, v <= typeCount {
                 let id = TypeID(v - 1)
-                if bytes(offset: record(id, 2), length: record(id, 3)).elementsEqual(key.utf8) { return id }
+                if bytes(offset: record(id, .normalized0), length: record(id, .normalized1)).elementsEqual(key.utf8) { return id }
             }
             index = (index + 1) & mask
         }
@@ -200,19 +200,19 @@ public final class TypeRegistry: Sendable {
     }
 
     /// The identifier of a type, as declared.
-    public func identifier(of id: TypeID) -> String { string(offset: record(id, 0), length: record(id, 1)) ?? "" }
+    public func identifier(of id: TypeID) -> String { string(offset: record(id, .identifier0), length: record(id, .identifier1)) ?? "" }
 
     /// Whether a declaration defines the type (parents nothing declares have numbers too).
-    public func isDeclared(_ id: TypeID) -> Bool { record(id, 12) & 1 == 1 }
+    public func isDeclared(_ id: TypeID) -> Bool { record(id, .flags) & 1 == 1 }
 
     /// Direct parents, in declared order.
     public func parents(of id: TypeID) -> [TypeID] {
-        (0..<count(record(id, 14))).compactMap { poolType(record(id, 13) + $0) }
+        (0..<count(record(id, .parentsCount))).compactMap { poolType(record(id, .parentsStart) + $0) }
     }
 
     /// All supertypes, sorted by number, without the type itself.
     public func supertypes(of id: TypeID) -> [TypeID] {
-        (0..<count(record(id, 16))).compactMap { poolType(record(id, 15) + $0) }
+        (0..<count(record(id, .ancestorsCount))).compactMap { poolType(record(id, .ancestorsStart) + $0) }
     }
 
     /// Whether type `a` conforms to type `b` (reflexive and transitive).
@@ -236,7 +236,7 @@ public final class TypeRegistry: Sendable {
 
     @usableFromInline
     func conformsByList(_ a: TypeID, to b: TypeID) -> Bool {
-        let start = record(a, 15), n = record(a, 16)
+        let start = record(a, .ancestorsStart), n = record(a, .ancestorsCount)
         guard start <= poolCount, n <= poolCount - start else { return false }
         let list = (base + poolOffset + 4 * start).assumingMemoryBound(to: UInt32.self)
         let target = UInt32(truncatingIfNeeded: b).littleEndian
@@ -259,8 +259,8 @@ public final class TypeRegistry: Sendable {
     public func tags(of id: TypeID, class tagClass: TagClass) -> [String] {
         guard isDeclared(id), let wanted = tagClass.standardPosition else { return [] }
         var result: [String] = []
-        for i in 0..<count(record(id, 18)) {
-            let t = record(id, 17) + 3 * i
+        for i in 0..<count(record(id, .tagsCount)) {
+            let t = record(id, .tagsStart) + 3 * i
             if pool(t) == wanted { result.append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "") }
         }
         return result
@@ -270,26 +270,26 @@ public final class TypeRegistry: Sendable {
     public func declaration(of id: TypeID) -> TypeDeclaration? {
         guard isDeclared(id) else { return nil }
         var tags: [TagClass: [String]] = [:]
-        for i in 0..<count(record(id, 18)) {
-            let t = record(id, 17) + 3 * i
+        for i in 0..<count(record(id, .tagsCount)) {
+            let t = record(id, .tagsStart) + 3 * i
             guard pool(t) < TagClass.standard.count else { continue }
             tags[TagClass.standard[pool(t)], default: []].append(string(offset: pool(t + 1), length: pool(t + 2)) ?? "")
         }
-        let icons = (0..<count(record(id, 20))).map { string(offset: pool(record(id, 19) + 2 * $0), length: pool(record(id, 19) + 2 * $0 + 1)) ?? "" }
+        let icons = (0..<count(record(id, .iconsCount))).map { string(offset: pool(record(id, .iconsStart) + 2 * $0), length: pool(record(id, .iconsStart) + 2 * $0 + 1)) ?? "" }
         var localized: [String: String] = [:]
-        for i in 0..<count(record(id, 22)) {
-            let at = record(id, 21) + 4 * i
+        for i in 0..<count(record(id, .localizedCount)) {
+            let at = record(id, .localizedStart) + 4 * i
             if let language = string(offset: pool(at), length: pool(at + 1)), let text = string(offset: pool(at + 2), length: pool(at + 3)) {
                 localized[language] = text
             }
         }
         var declaration = TypeDeclaration(
             identifier: identifier(of: id), conformsTo: parents(of: id).map(identifier(of:)),
-            description: string(offset: record(id, 4), length: record(id, 5)),
-            referenceURL: string(offset: record(id, 6), length: record(id, 7)),
-            version: string(offset: record(id, 8), length: record(id, 9)), iconFiles: icons, tags: tags,
-            kind: TypeDeclaration.Kind(rawValue: record(id, 12) >> 8 & 0xFF) ?? .imported,
-            source: string(offset: record(id, 10), length: record(id, 11)) ?? "")
+            description: string(offset: record(id, .description0), length: record(id, .description1)),
+            referenceURL: string(offset: record(id, .reference0), length: record(id, .reference1)),
+            version: string(offset: record(id, .version0), length: record(id, .version1)), iconFiles: icons, tags: tags,
+            kind: TypeDeclaration.Kind(rawValue: record(id, .flags) >> 8 & 0xFF) ?? .imported,
+            source: string(offset: record(id, .source0), length: record(id, .source1)) ?? "")
         declaration.localizedDescriptions = localized
         return declaration
     }
@@ -297,11 +297,11 @@ public final class TypeRegistry: Sendable {
     /// The description a type declares itself, without inheritance, in the first of `languages`
     /// it has a translation for, else as declared.
     func ownDescription(of id: TypeID, languages: [String] = []) -> String? {
-        let base = string(offset: record(id, 4), length: record(id, 5))
+        let base = string(offset: record(id, .description0), length: record(id, .description1))
         guard base != nil, !languages.isEmpty else { return base }
-        let start = record(id, 21)
+        let start = record(id, .localizedStart)
         var translations: [String: String] = [:]
-        for i in 0..<count(record(id, 22)) {
+        for i in 0..<count(record(id, .localizedCount)) {
             let at = start + 4 * i
             if let language = string(offset: pool(at), length: pool(at + 1)), let text = string(offset: pool(at + 2), length: pool(at + 3)) {
                 translations[language] = text

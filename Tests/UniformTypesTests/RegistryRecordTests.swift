@@ -1,0 +1,38 @@
+import Testing
+@testable import UniformTypes
+
+/// The type record's named words (``RegistryImageLayout/RecordWord``): every field a declaration
+/// has is written into its word and read back from it, through a compiled image and a registry
+/// opened on its bytes, and no word is left to two fields.
+@Suite struct RegistryRecordTests {
+    @Test func everyFieldRoundTripsThroughItsWord() throws {
+        var rich = TypeDeclaration(identifier: "com.Example.Rich", conformsTo: ["public.data", "public.content"], description: "rich document",
+                                   referenceURL: "https://example.org/rich", version: "3", iconFiles: ["rich.icns", "rich-small.png"],
+                                   tags: [.filenameExtension: ["rich", "rch"], .mimeType: ["application/x-rich"]], kind: .exported,
+                                   source: "/Apps/Rich.app/Info.plist")
+        rich.localizedDescriptions = ["fr": "document riche", "de": "reiches Dokument"]
+        let declarations = [
+            TypeDeclaration(identifier: "public.item", kind: .system, source: "public.plist"),
+            TypeDeclaration(identifier: "public.data", conformsTo: ["public.item"], kind: .system, source: "public.plist"),
+            TypeDeclaration(identifier: "public.content", conformsTo: ["public.item"], kind: .system, source: "public.plist"),
+            rich,
+        ]
+        let image = TypeRegistry.compiledImage(declarations: declarations, fingerprint: [])
+        let registry = try TypeRegistry(compiledImage: image)
+        let id = try #require(registry.number(of: "com.example.rich"))
+        let read = try #require(registry.declaration(of: id))
+        #expect(read.identifier == "com.Example.Rich")                        // identifier0/1 (normalized0/1 found it)
+        #expect(read.description == "rich document")                          // description0/1
+        #expect(read.referenceURL == "https://example.org/rich")              // reference0/1
+        #expect(read.version == "3")                                          // version0/1
+        #expect(read.source == "/Apps/Rich.app/Info.plist")                   // source0/1
+        #expect(read.kind == TypeDeclaration.Kind.exported && registry.isDeclared(id))   // flags
+        #expect(read.conformsTo == ["public.data", "public.content"])        // parentsStart/Count
+        #expect(Set(registry.supertypes(of: id).map(registry.identifier(of:))) == ["public.data", "public.content", "public.item"]) // ancestors
+        #expect(read.tags[TagClass.filenameExtension] == ["rich", "rch"] && read.tags[TagClass.mimeType] == ["application/x-rich"]) // tagsStart/Count
+        #expect(read.iconFiles == ["rich.icns", "rich-small.png"])             // iconsStart/Count
+        #expect(read.localizedDescriptions == ["fr": "document riche", "de": "reiches Dokument"]) // localizedStart/Count
+        #expect(RegistryImageLayout.RecordWord.allCases.count <= RegistryImageLayout.recordWords)
+        #expect(Set(RegistryImageLayout.RecordWord.allCases.map(\.rawValue)).count == RegistryImageLayout.RecordWord.allCases.count)
+    }
+}
