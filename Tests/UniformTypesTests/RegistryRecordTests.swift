@@ -36,3 +36,33 @@ import Testing
         #expect(Set(RegistryImageLayout.RecordWord.allCases.map(\.rawValue)).count == RegistryImageLayout.RecordWord.allCases.count)
     }
 }
+
+/// The content-typing header's named words (``ContentTypingLayout/HeaderWord``), written and read
+/// back through a registry built from a small MIME package: each part is found where its words
+/// say, and each fallback type is the one its word names.
+@Suite struct ContentTypingHeaderTests {
+    @Test func everyHeaderWordRoundTrips() throws {
+        let registry = try SharedMIMEInfoTests.registry("""
+            <mime-type type="text/plain"><glob pattern="*.txt"/></mime-type>
+            <mime-type type="application/octet-stream"/>
+            <mime-type type="application/x-desktop"><glob pattern="*.desktop"/></mime-type>
+            <mime-type type="application/x-zerosize"/>
+            <mime-type type="image/x-example"><glob pattern="*.exampleimage"/><glob pattern="EXAMPLE" case-sensitive="true"/>
+              <magic priority="60"><match type="string" value="EXIMG" offset="0:8"/></magic></mime-type>
+            """)
+        let table = try #require(registry.contentTyping)
+        #expect(table.plainText.flatMap(table.name) == "text/plain")               // plainText
+        #expect(table.unknown.flatMap(table.name) == "application/octet-stream")   // octetStream
+        #expect(table.desktopEntry.flatMap(table.name) == "application/x-desktop") // desktopEntry
+        #expect(table.empty.flatMap(table.name) == "application/x-zerosize")       // zeroSize
+        #expect(table.mimeCount >= 5)                                               // mimeOffset/Count
+        #expect(table.candidates(forName: "a.exampleimage").compactMap { table.name($0.mime) } == ["image/x-example"]) // suffixes, pool, bytes
+        #expect(table.candidates(forName: "EXAMPLE").compactMap { table.name($0.mime) } == ["image/x-example"])        // literals
+        let content = Array("xxEXIMG".utf8)
+        let matched = content.withUnsafeBytes { table.magicMatch($0) }                                                  // magic, matchlets
+        #expect(matched.flatMap { table.name($0.mime) } == "image/x-example" && matched?.priority == 60)
+        #expect(table.maxExtent >= 8 + 5)                                                                               // maxExtent
+        #expect(Set(ContentTypingLayout.HeaderWord.allCases.map(\.rawValue)).count == ContentTypingLayout.HeaderWord.allCases.count)
+        #expect(ContentTypingLayout.HeaderWord.allCases.allSatisfy { $0.rawValue < ContentTypingLayout.headerWords })
+    }
+}

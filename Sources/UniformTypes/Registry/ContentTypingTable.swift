@@ -31,6 +31,19 @@ enum ContentTypingLayout {
     static let magic: UInt32 = 0x5059_5443   // "CTYP"
     static let headerWords = 32
     static let matchletWords = 7
+
+    /// The header's words (``headerWords`` in all; the rest are zero). Each part is an offset in
+    /// bytes from the section's start and a count.
+    enum HeaderWord: Int, CaseIterable {
+        case magic = 0
+        case mimeOffset = 2, mimeCount, literalOffset, literalCount, suffixOffset, suffixCount
+        case patternOffset, patternCount, magicOffset, magicCount, matchletOffset, matchletCount
+        case poolOffset, poolCount, bytesOffset, bytesCount
+        /// The longest extent of a magic match, and of a glob suffix.
+        case maxExtent = 20, maxSuffix
+        /// The MIME numbers (plus one; 0: none) of the types detection falls back to.
+        case plainText, octetStream, desktopEntry, zeroSize
+    }
     static let maximumDepth = 64
 }
 
@@ -54,20 +67,21 @@ struct ContentTypingTable {
 
     init?(_ buffer: UnsafeRawBufferPointer) {
         self.buffer = buffer
-        func header(_ i: Int) -> Int {
-            guard buffer.count >= 4 * (i + 1) else { return 0 }
-            return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+        func header(_ word: ContentTypingLayout.HeaderWord) -> Int {
+            guard buffer.count >= 4 * (word.rawValue + 1) else { return 0 }
+            return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4 * word.rawValue, as: UInt32.self)))
         }
-        guard buffer.count >= ContentTypingLayout.headerWords * 4, UInt32(header(0)) == ContentTypingLayout.magic else { return nil }
-        (mimeBase, literalBase, suffixBase, patternBase) = (header(2), header(4), header(6), header(8))
-        (magicBase, matchletBase, poolBase, bytesBase) = (header(10), header(12), header(14), header(16))
+        guard buffer.count >= ContentTypingLayout.headerWords * 4, UInt32(header(.magic)) == ContentTypingLayout.magic else { return nil }
+        (mimeBase, literalBase, suffixBase, patternBase) = (header(.mimeOffset), header(.literalOffset), header(.suffixOffset), header(.patternOffset))
+        (magicBase, matchletBase, poolBase, bytesBase) = (header(.magicOffset), header(.matchletOffset), header(.poolOffset), header(.bytesOffset))
         // Counts are capped by what the section could hold, so a damaged header cannot make a walk long.
-        (poolCount, bytesCount) = (min(header(15), buffer.count / 4), header(17))
-        matchletCount = min(header(13), buffer.count / (4 * ContentTypingLayout.matchletWords))
+        (poolCount, bytesCount) = (min(header(.poolCount), buffer.count / 4), header(.bytesCount))
+        matchletCount = min(header(.matchletCount), buffer.count / (4 * ContentTypingLayout.matchletWords))
         guard bytesBase <= buffer.count, bytesCount <= buffer.count - bytesBase else { return nil }
     }
 
     private func word(_ index: Int) -> UInt32 { wordAt(byteOffset: 4 * index) }
+    private func word(_ header: ContentTypingLayout.HeaderWord) -> UInt32 { word(header.rawValue) }
     private func wordAt(byteOffset offset: Int) -> UInt32 {
         guard offset >= 0, offset <= buffer.count - 4 else { return 0 }
         return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -87,10 +101,10 @@ struct ContentTypingTable {
         return UnsafeRawBufferPointer(start: buffer.baseAddress! + bytesBase + offset, count: length)
     }
     /// How many MIME types.
-    var mimeCount: Int { min(Int(word(3)), buffer.count / 24) }
+    var mimeCount: Int { min(Int(word(.mimeCount)), buffer.count / 24) }
     private func mime(_ value: Int) -> MIME? { value < mimeCount ? value : nil }
-    private func special(_ index: Int) -> MIME? {
-        let v = Int(word(index))
+    private func special(_ header: ContentTypingLayout.HeaderWord) -> MIME? {
+        let v = Int(word(header))
         return v > 0 ? mime(v - 1) : nil
     }
 
@@ -106,15 +120,15 @@ struct ContentTypingTable {
     func isStandIn(_ m: MIME) -> Bool { flags(m) & 8 != 0 }
 
     /// How many leading bytes of a file the magic can look at.
-    var maxExtent: Int { Int(word(20)) }
+    var maxExtent: Int { Int(word(.maxExtent)) }
     /// `text/plain`.
-    var plainText: MIME? { special(22) }
+    var plainText: MIME? { special(.plainText) }
     /// `application/octet-stream`: what nothing recognised is.
-    var unknown: MIME? { special(23) }
+    var unknown: MIME? { special(.octetStream) }
     /// `application/x-desktop`.
-    var desktopEntry: MIME? { special(24) }
+    var desktopEntry: MIME? { special(.desktopEntry) }
     /// `application/x-zerosize`: what an empty file is.
-    var empty: MIME? { special(25) }
+    var empty: MIME? { special(.zeroSize) }
 
     // MARK: Globs
 
@@ -172,7 +186,7 @@ struct ContentTypingTable {
     }
 
     private func longestSuffix(_ name: UnsafeRawBufferPointer, caseSensitiveToo: Bool) -> [Candidate] {
-        let longest = Int(word(21))
+        let longest = Int(word(.maxSuffix))
         guard name.count > 0 else { return [] }
         for start in max(0, name.count - longest)..<name.count {
             let found = entries(table: 6, key: UnsafeRawBufferPointer(rebasing: name[start...]), caseSensitiveToo: caseSensitiveToo)
@@ -183,7 +197,7 @@ struct ContentTypingTable {
 
     private func patternMatches(lowerName: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer) -> [Candidate] {
         var result: [Candidate] = []
-        let count = min(Int(word(9)), buffer.count / 16)
+        let count = min(Int(word(.patternCount)), buffer.count / 16)
         let lowerText = String(decoding: lowerName, as: UTF8.self), text = String(decoding: name, as: UTF8.self)
         for i in 0..<count {
             let flags = at(patternBase, 4 * i + 3)
@@ -198,7 +212,7 @@ struct ContentTypingTable {
 
     /// The first magic rule, in priority order, that the data satisfies: its MIME type and priority.
     func magicMatch(_ data: UnsafeRawBufferPointer) -> (mime: MIME, priority: Int)? {
-        let count = min(Int(word(11)), buffer.count / 16)
+        let count = min(Int(word(.magicCount)), buffer.count / 16)
         for i in 0..<count {
             let first = at(magicBase, 4 * i + 2), n = at(magicBase, 4 * i + 3)
             if anyMatches(first, n, data, depth: 0), let m = mime(at(magicBase, 4 * i + 1)) {

@@ -100,30 +100,32 @@ struct ContentTypingWriter {
         func plusOne(_ name: String) -> UInt32 { mimeNumber[name].map { $0 + 1 } ?? 0 }
 
         // Assemble.
+        typealias Word = ContentTypingLayout.HeaderWord
         var header = [UInt32](repeating: 0, count: ContentTypingLayout.headerWords)
+        func set(_ word: Word, _ value: UInt32) { header[word.rawValue] = value }
         var body: [UInt32] = []
         let base = ContentTypingLayout.headerWords * 4
-        func place(_ words: [UInt32], _ at: Int, count: Int) {
-            header[at] = UInt32(base + 4 * body.count)
-            header[at + 1] = UInt32(count)
+        func place(_ words: [UInt32], _ offset: Word, _ countWord: Word, count: Int) {
+            set(offset, UInt32(base + 4 * body.count))
+            set(countWord, UInt32(count))
             body += words
         }
-        header[0] = ContentTypingLayout.magic
-        place(mimeWords, 2, count: entries.count)
-        place(literalTable, 4, count: literalTable.count / 2)
-        place(suffixTable, 6, count: suffixTable.count / 2)
-        place(patterns, 8, count: patterns.count / 4)
-        place(magicWords, 10, count: magicWords.count / 4)
-        place(matchlets, 12, count: matchlets.count / ContentTypingLayout.matchletWords)
-        place(pool, 14, count: pool.count)
-        header[16] = UInt32(base + 4 * body.count)
-        header[17] = UInt32(bytes.count)
-        header[20] = UInt32(maxExtent)
-        header[21] = UInt32(maxSuffix)
-        header[22] = plusOne("text/plain")
-        header[23] = plusOne("application/octet-stream")
-        header[24] = plusOne("application/x-desktop")
-        header[25] = plusOne("application/x-zerosize")
+        set(.magic, ContentTypingLayout.magic)
+        place(mimeWords, .mimeOffset, .mimeCount, count: entries.count)
+        place(literalTable, .literalOffset, .literalCount, count: literalTable.count / 2)
+        place(suffixTable, .suffixOffset, .suffixCount, count: suffixTable.count / 2)
+        place(patterns, .patternOffset, .patternCount, count: patterns.count / 4)
+        place(magicWords, .magicOffset, .magicCount, count: magicWords.count / 4)
+        place(matchlets, .matchletOffset, .matchletCount, count: matchlets.count / ContentTypingLayout.matchletWords)
+        place(pool, .poolOffset, .poolCount, count: pool.count)
+        set(.bytesOffset, UInt32(base + 4 * body.count))
+        set(.bytesCount, UInt32(bytes.count))
+        set(.maxExtent, UInt32(maxExtent))
+        set(.maxSuffix, UInt32(maxSuffix))
+        set(.plainText, plusOne("text/plain"))
+        set(.octetStream, plusOne("application/octet-stream"))
+        set(.desktopEntry, plusOne("application/x-desktop"))
+        set(.zeroSize, plusOne("application/x-zerosize"))
         var out: [UInt8] = []
         out.reserveCapacity(base + 4 * body.count + bytes.count)
         for word in header + body { withUnsafeBytes(of: word.littleEndian) { out += $0 } }
