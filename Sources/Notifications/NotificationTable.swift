@@ -36,6 +36,33 @@ final class NotificationTable: @unchecked Sendable {
     static let slotsOffset = bucketsOffset + bucketCount * 4
     static let size = slotsOffset + slotCount * slotSize
     static let countMask: UInt64 = (1 << 40) - 1
+
+    /// Where each field of a name slot is, in bytes from the slot's start (``slotSize`` each).
+    enum SlotField: Int, CaseIterable {
+        /// UInt64: slot generation << 40 | posts.
+        case counter = 0
+        /// UInt64: the name's state.
+        case state = 8
+        /// UInt64: the name's FNV-1a 64 hash.
+        case hash = 16
+        /// UInt32: the name's length in bytes.
+        case length = 24
+        /// UInt32: 1 while the slot holds a name.
+        case inUse = 28
+        /// ``holdersPerName`` UInt64 holder words.
+        case holders = 64
+        /// The name's bytes, up to ``NotificationName/maximumLength``.
+        case name = 576
+    }
+
+    /// Where each field of a process record is, in bytes from the record's start
+    /// (``processRecordSize`` each).
+    enum RecordField: Int, CaseIterable {
+        /// The robust mutex the process's delivery thread holds while the process lives.
+        case mutex = 0
+        /// UInt32 each.
+        case generation = 40, pid = 44, overflow = 48, inUse = 52
+    }
     static let removedBucket: UInt32 = .max
 
     let mapping: SharedMemoryFile
@@ -68,17 +95,17 @@ final class NotificationTable: @unchecked Sendable {
     }
 
     func slotOffset(_ slot: Int) -> Int { Self.slotsOffset + slot * Self.slotSize }
-    func counter(_ slot: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot)) }
-    func state(_ slot: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + 8) }
-    func holder(_ slot: Int, _ index: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + 64 + index * 8) }
-    func slotInUse(_ slot: Int) -> UnsafeAtomic<UInt32> { atomic32(slotOffset(slot) + 28) }
+    func counter(_ slot: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + SlotField.counter.rawValue) }
+    func state(_ slot: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + SlotField.state.rawValue) }
+    func holder(_ slot: Int, _ index: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + SlotField.holders.rawValue + index * 8) }
+    func slotInUse(_ slot: Int) -> UnsafeAtomic<UInt32> { atomic32(slotOffset(slot) + SlotField.inUse.rawValue) }
     func bucket(_ index: Int) -> UnsafeAtomic<UInt32> { atomic32(Self.bucketsOffset + index * 4) }
     func recordOffset(_ process: Int) -> Int { Self.processesOffset + process * Self.processRecordSize }
-    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process)) }
-    func recordGeneration(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 40) }
-    func recordPID(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 44) }
-    func recordOverflow(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 48) }
-    func recordInUse(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + 52) }
+    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process) + RecordField.mutex.rawValue) }
+    func recordGeneration(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.generation.rawValue) }
+    func recordPID(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.pid.rawValue) }
+    func recordOverflow(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.overflow.rawValue) }
+    func recordInUse(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.inUse.rawValue) }
 
     static func hash(_ name: [UInt8]) -> UInt64 { FNV1a64.hash(name) }
 
@@ -108,9 +135,9 @@ final class NotificationTable: @unchecked Sendable {
     func matches(_ slot: Int, _ name: [UInt8], hash: UInt64) -> Bool {
         let offset = slotOffset(slot)
         guard slotInUse(slot).load(ordering: .acquiring) == 1,
-              base.load(fromByteOffset: offset + 16, as: UInt64.self) == hash,
-              Int(base.load(fromByteOffset: offset + 24, as: UInt32.self)) == name.count else { return false }
-        return name.withUnsafeBytes { bytes in memcmpEqual(base + offset + 576, bytes) }
+              base.load(fromByteOffset: offset + SlotField.hash.rawValue, as: UInt64.self) == hash,
+              Int(base.load(fromByteOffset: offset + SlotField.length.rawValue, as: UInt32.self)) == name.count else { return false }
+        return name.withUnsafeBytes { bytes in memcmpEqual(base + offset + SlotField.name.rawValue, bytes) }
     }
 
     private func memcmpEqual(_ pointer: UnsafeMutableRawPointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -121,8 +148,8 @@ final class NotificationTable: @unchecked Sendable {
     /// The name in `slot`.
     func name(of slot: Int) -> String {
         let offset = slotOffset(slot)
-        let length = Int(base.load(fromByteOffset: offset + 24, as: UInt32.self))
-        return String(decoding: UnsafeRawBufferPointer(start: base + offset + 576, count: min(length, NotificationName.maximumLength)), as: UTF8.self)
+        let length = Int(base.load(fromByteOffset: offset + SlotField.length.rawValue, as: UInt32.self))
+        return String(decoding: UnsafeRawBufferPointer(start: base + offset + SlotField.name.rawValue, count: min(length, NotificationName.maximumLength)), as: UTF8.self)
     }
 
     // MARK: Changes (under the table lock)
@@ -204,10 +231,10 @@ final class NotificationTable: @unchecked Sendable {
         let generation = ((counter(slot).load(ordering: .acquiring) >> 40) &+ 1) & 0xFF_FFFF
         counter(slot).store(generation << 40, ordering: .sequentiallyConsistent)
         state(slot).store(0, ordering: .releasing)
-        base.storeBytes(of: hash, toByteOffset: offset + 16, as: UInt64.self)
-        base.storeBytes(of: UInt32(name.count), toByteOffset: offset + 24, as: UInt32.self)
+        base.storeBytes(of: hash, toByteOffset: offset + SlotField.hash.rawValue, as: UInt64.self)
+        base.storeBytes(of: UInt32(name.count), toByteOffset: offset + SlotField.length.rawValue, as: UInt32.self)
         for index in 0..<Self.holdersPerName { holder(slot, index).store(0, ordering: .relaxed) }
-        name.withUnsafeBytes { (base + offset + 576).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        name.withUnsafeBytes { (base + offset + SlotField.name.rawValue).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         slotInUse(slot).store(1, ordering: .sequentiallyConsistent)
         var index = Int(hash % UInt64(Self.bucketCount))
         while true {
