@@ -36,6 +36,52 @@ final class CoordinationTable: @unchecked Sendable {
     static let presentersOffset = claimsOffset + claimCount * claimSize
     static let size = presentersOffset + presenterCount * presenterSize
 
+    /// Header words past the shared prefix (magic, version, boot id, table id, mutex), in bytes.
+    enum HeaderField: Int, CaseIterable {
+        /// UInt64: the last ticket handed out.
+        case ticket = 128
+        /// UInt32: the pid of the last lock holder.
+        case lockHolder = 136
+        /// UInt32 each: how many claim and presenter slots were ever used (scans stop there).
+        case claimsInUse = 140, presentersInUse = 144
+        /// UInt32: the claim slot freed last, not handed out again at once.
+        case lastFreedClaim = 148
+    }
+
+    /// A claim's fields, in bytes from its start (``claimSize`` each).
+    enum ClaimField: Int, CaseIterable {
+        /// The robust mutex its holder keeps locked while it works.
+        case mutex = 0
+        /// UInt32: 1 in use; UInt32: 1 read, 2 write.
+        case inUse = 40, kind = 44
+        /// UInt64: its ticket.
+        case ticket = 48
+        /// UInt32: the holder's pid; UInt32: how many prefix hashes.
+        case pid = 56, depth = 60
+        /// UInt64: the holder's thread.
+        case thread = 64
+        /// 32 UInt64 prefix hashes.
+        case hashes = 72
+    }
+
+    /// A process record's fields, in bytes from its start (``processRecordSize`` each).
+    enum RecordField: Int, CaseIterable {
+        /// The robust mutex the process's delivery thread holds while the process lives.
+        case mutex = 0
+        /// UInt32 each.
+        case generation = 40, pid = 44, inUse = 52
+    }
+
+    /// A presenter's fields, in bytes from its start (``presenterSize`` each).
+    enum PresenterField: Int, CaseIterable {
+        /// UInt32 each: in use, its process record, that record's generation, how many hashes.
+        case inUse = 0, process = 4, generation = 8, depth = 12
+        /// UInt64: the presenter's id in its process.
+        case localID = 16
+        /// 32 UInt64 prefix hashes.
+        case hashes = 24
+    }
+
     let mapping: SharedMemoryFile
     let path: String
     let base: UnsafeMutableRawPointer
@@ -63,8 +109,8 @@ final class CoordinationTable: @unchecked Sendable {
     func recordOffset(_ process: Int) -> Int { Self.processesOffset + process * Self.processRecordSize }
     func claimOffset(_ claim: Int) -> Int { Self.claimsOffset + claim * Self.claimSize }
     func presenterOffset(_ presenter: Int) -> Int { Self.presentersOffset + presenter * Self.presenterSize }
-    func claimMutex(_ claim: Int) -> SharedMutex { SharedMutex(at: base + claimOffset(claim)) }
-    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process)) }
+    func claimMutex(_ claim: Int) -> SharedMutex { SharedMutex(at: base + claimOffset(claim) + ClaimField.mutex.rawValue) }
+    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process) + RecordField.mutex.rawValue) }
 
     func hashes(at offset: Int, depth: Int) -> [UInt64] { (0..<min(depth, ItemPath.maximumDepth)).map { u64(offset + $0 * 8) } }
     func setHashes(at offset: Int, _ hashes: [UInt64]) { for (index, hash) in hashes.prefix(ItemPath.maximumDepth).enumerated() { setU64(offset + index * 8, hash) } }
@@ -81,12 +127,12 @@ final class CoordinationTable: @unchecked Sendable {
         do {
             _ = try mutex.lock(timeout: timeout)
         } catch where error.errno == .timedOut {
-            let holder = Int32(bitPattern: u32(136))
+            let holder = Int32(bitPattern: u32(HeaderField.lockHolder.rawValue))
             throw .timedOut(path: path, holder: holder, stopped: ProcessSignals.state(of: holder) == .stopped, seconds: timeout)
         } catch {
             throw .system(error)
         }
-        setU32(136, UInt32(bitPattern: CurrentProcess.id))
+        setU32(HeaderField.lockHolder.rawValue, UInt32(bitPattern: CurrentProcess.id))
         defer { mutex.unlock() }
         return try body()
     }
@@ -104,21 +150,21 @@ final class CoordinationTable: @unchecked Sendable {
     }
 
     /// Claims and presenters at or above these indexes were never used.
-    var claimsInUse: Int { Int(u32(140)) }
-    var presentersInUse: Int { Int(u32(144)) }
+    var claimsInUse: Int { Int(u32(HeaderField.claimsInUse.rawValue)) }
+    var presentersInUse: Int { Int(u32(HeaderField.presentersInUse.rawValue)) }
 
     func claim(_ index: Int) -> Claim? {
         let offset = claimOffset(index)
-        guard u32(offset + 40) == 1 else { return nil }
-        return Claim(index: index, writing: u32(offset + 44) == 2, ticket: u64(offset + 48), pid: Int32(bitPattern: u32(offset + 56)),
-                     thread: u64(offset + 64), hashes: hashes(at: offset + 72, depth: Int(u32(offset + 60))))
+        guard u32(offset + ClaimField.inUse.rawValue) == 1 else { return nil }
+        return Claim(index: index, writing: u32(offset + ClaimField.kind.rawValue) == 2, ticket: u64(offset + ClaimField.ticket.rawValue), pid: Int32(bitPattern: u32(offset + ClaimField.pid.rawValue)),
+                     thread: u64(offset + ClaimField.thread.rawValue), hashes: hashes(at: offset + ClaimField.hashes.rawValue, depth: Int(u32(offset + ClaimField.depth.rawValue))))
     }
 
     /// Frees claims whose holders died (their mutex is free, or handed to us marked).
     func reapDeadClaims() {
-        for index in 0..<claimsInUse where u32(claimOffset(index) + 40) == 1 {
+        for index in 0..<claimsInUse where u32(claimOffset(index) + ClaimField.inUse.rawValue) == 1 {
             if (try? claimMutex(index).tryLock()) != nil {
-                setU32(claimOffset(index) + 40, 0)
+                setU32(claimOffset(index) + ClaimField.inUse.rawValue, 0)
                 claimMutex(index).unlock()
             }
         }
@@ -129,9 +175,9 @@ final class CoordinationTable: @unchecked Sendable {
     /// last: a waiter may be about to wait on its old claim's mutex. Claims of dead holders are
     /// reaped when the table looks full, and by waiters that find a holder dead.
     func addClaims(_ items: [(hashes: [UInt64], writing: Bool)], thread: UInt64) throws(CoordinationError) -> (ticket: UInt64, claims: [Int]) {
-        let ticket = u64(128) &+ 1
-        setU64(128, ticket)
-        let lastFreed = Int(u32(148))
+        let ticket = u64(HeaderField.ticket.rawValue) &+ 1
+        setU64(HeaderField.ticket.rawValue, ticket)
+        let lastFreed = Int(u32(HeaderField.lastFreedClaim.rawValue))
         var taken: [Int] = []
         for item in items {
             var found = freeClaim(excluding: taken, lastFreed: lastFreed)
@@ -145,21 +191,21 @@ final class CoordinationTable: @unchecked Sendable {
             }
             do { _ = try claimMutex(index).lock(timeout: 1) } catch { throw .system(error) }
             let offset = claimOffset(index)
-            setU32(offset + 44, item.writing ? 2 : 1)
-            setU64(offset + 48, ticket)
-            setU32(offset + 56, UInt32(bitPattern: CurrentProcess.id))
-            setU32(offset + 60, UInt32(item.hashes.count))
-            setU64(offset + 64, thread)
-            setHashes(at: offset + 72, item.hashes)
-            setU32(offset + 40, 1)
-            if index >= claimsInUse { setU32(140, UInt32(index + 1)) }
+            setU32(offset + ClaimField.kind.rawValue, item.writing ? 2 : 1)
+            setU64(offset + ClaimField.ticket.rawValue, ticket)
+            setU32(offset + ClaimField.pid.rawValue, UInt32(bitPattern: CurrentProcess.id))
+            setU32(offset + ClaimField.depth.rawValue, UInt32(item.hashes.count))
+            setU64(offset + ClaimField.thread.rawValue, thread)
+            setHashes(at: offset + ClaimField.hashes.rawValue, item.hashes)
+            setU32(offset + ClaimField.inUse.rawValue, 1)
+            if index >= claimsInUse { setU32(HeaderField.claimsInUse.rawValue, UInt32(index + 1)) }
             taken.append(index)
         }
         return (ticket, taken)
     }
 
     private func freeClaim(excluding taken: [Int], lastFreed: Int) -> Int? {
-        for index in 0..<Self.claimCount where index != lastFreed && u32(claimOffset(index) + 40) == 0 && !taken.contains(index) { return index }
+        for index in 0..<Self.claimCount where index != lastFreed && u32(claimOffset(index) + ClaimField.inUse.rawValue) == 0 && !taken.contains(index) { return index }
         return nil
     }
 
@@ -181,8 +227,8 @@ final class CoordinationTable: @unchecked Sendable {
     /// Frees `claims` (held by this thread).
     func removeClaims(_ claims: [Int]) {
         for index in claims {
-            setU32(claimOffset(index) + 40, 0)
-            setU32(148, UInt32(index))
+            setU32(claimOffset(index) + ClaimField.inUse.rawValue, 0)
+            setU32(HeaderField.lastFreedClaim.rawValue, UInt32(index))
             claimMutex(index).unlock()
         }
     }
@@ -190,10 +236,10 @@ final class CoordinationTable: @unchecked Sendable {
     // MARK: Processes and presenters (under the lock)
 
     func processIsLive(_ process: Int) -> Bool {
-        guard u32(recordOffset(process) + 52) == 1 else { return false }
+        guard u32(recordOffset(process) + RecordField.inUse.rawValue) == 1 else { return false }
         if (try? recordMutex(process).tryLock()) != nil {
             recordMutex(process).unlock()
-            setU32(recordOffset(process) + 52, 0)
+            setU32(recordOffset(process) + RecordField.inUse.rawValue, 0)
             return false
         }
         return true
@@ -203,10 +249,10 @@ final class CoordinationTable: @unchecked Sendable {
     func claimProcessRecord() throws(CoordinationError) -> (Int, UInt32) {
         for process in 0..<Self.processCount where !processIsLive(process) {
             let offset = recordOffset(process)
-            let generation = u32(offset + 40) &+ 1
-            setU32(offset + 40, generation)
-            setU32(offset + 44, UInt32(bitPattern: CurrentProcess.id))
-            setU32(offset + 52, 1)
+            let generation = u32(offset + RecordField.generation.rawValue) &+ 1
+            setU32(offset + RecordField.generation.rawValue, generation)
+            setU32(offset + RecordField.pid.rawValue, UInt32(bitPattern: CurrentProcess.id))
+            setU32(offset + RecordField.inUse.rawValue, 1)
             return (process, generation)
         }
         throw .tableFull(path: path, limit: "\(Self.processCount) processes with presenters")
@@ -224,28 +270,28 @@ final class CoordinationTable: @unchecked Sendable {
 
     func presenter(_ index: Int) -> Presenter? {
         let offset = presenterOffset(index)
-        guard u32(offset) == 1 else { return nil }
-        let process = Int(u32(offset + 4))
-        let generation = u32(offset + 8)
+        guard u32(offset + PresenterField.inUse.rawValue) == 1 else { return nil }
+        let process = Int(u32(offset + PresenterField.process.rawValue))
+        let generation = u32(offset + PresenterField.generation.rawValue)
         // A presenter of a process that is gone, or whose record was reused, is dropped.
-        guard process < Self.processCount, u32(recordOffset(process) + 40) == generation, processIsLive(process) else {
-            setU32(offset, 0)
+        guard process < Self.processCount, u32(recordOffset(process) + RecordField.generation.rawValue) == generation, processIsLive(process) else {
+            setU32(offset + PresenterField.inUse.rawValue, 0)
             return nil
         }
-        return Presenter(index: index, process: process, generation: generation, localID: u64(offset + 16),
-                         hashes: hashes(at: offset + 24, depth: Int(u32(offset + 12))), pid: Int32(bitPattern: u32(recordOffset(process) + 44)))
+        return Presenter(index: index, process: process, generation: generation, localID: u64(offset + PresenterField.localID.rawValue),
+                         hashes: hashes(at: offset + PresenterField.hashes.rawValue, depth: Int(u32(offset + PresenterField.depth.rawValue))), pid: Int32(bitPattern: u32(recordOffset(process) + RecordField.pid.rawValue)))
     }
 
     func addPresenter(process: Int, generation: UInt32, localID: UInt64, hashes: [UInt64]) throws(CoordinationError) -> Int {
         for index in 0..<Self.presenterCount where presenter(index) == nil {
             let offset = presenterOffset(index)
-            setU32(offset + 4, UInt32(process))
-            setU32(offset + 8, generation)
-            setU32(offset + 12, UInt32(hashes.count))
-            setU64(offset + 16, localID)
-            setHashes(at: offset + 24, hashes)
-            setU32(offset, 1)
-            if index >= presentersInUse { setU32(144, UInt32(index + 1)) }
+            setU32(offset + PresenterField.process.rawValue, UInt32(process))
+            setU32(offset + PresenterField.generation.rawValue, generation)
+            setU32(offset + PresenterField.depth.rawValue, UInt32(hashes.count))
+            setU64(offset + PresenterField.localID.rawValue, localID)
+            setHashes(at: offset + PresenterField.hashes.rawValue, hashes)
+            setU32(offset + PresenterField.inUse.rawValue, 1)
+            if index >= presentersInUse { setU32(HeaderField.presentersInUse.rawValue, UInt32(index + 1)) }
             return index
         }
         throw .tableFull(path: path, limit: "\(Self.presenterCount) presenters")
@@ -253,11 +299,11 @@ final class CoordinationTable: @unchecked Sendable {
 
     func updatePresenter(_ index: Int, hashes: [UInt64]) {
         let offset = presenterOffset(index)
-        setU32(offset + 12, UInt32(hashes.count))
-        setHashes(at: offset + 24, hashes)
+        setU32(offset + PresenterField.depth.rawValue, UInt32(hashes.count))
+        setHashes(at: offset + PresenterField.hashes.rawValue, hashes)
     }
 
-    func removePresenter(_ index: Int) { setU32(presenterOffset(index), 0) }
+    func removePresenter(_ index: Int) { setU32(presenterOffset(index) + PresenterField.inUse.rawValue, 0) }
 
     /// Every live presenter related to `hashes` (the item, inside it, or containing it).
     func presenters(relatedTo hashes: [UInt64]) -> [Presenter] {
