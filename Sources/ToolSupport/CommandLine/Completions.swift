@@ -16,6 +16,12 @@ public enum Completions {
 
     static func function(_ spec: ToolSpec) -> String { "_" + spec.name.replacing("-", with: "_") }
 
+    /// Whether an option of the tool takes an app's bundle identifier (the scripts then carry a
+    /// function that lists the registered apps).
+    static func takesApps(_ spec: ToolSpec) -> Bool {
+        (spec.allOptions + ToolSpec.standardOptions).contains { $0.value == .bundleIdentifier }
+    }
+
     static func bash(_ spec: ToolSpec) -> String {
         let options = spec.allOptions + ToolSpec.standardOptions
         let names = options.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) }
@@ -37,6 +43,20 @@ public enum Completions {
             valueCases += "        \(([verb.name] + verb.aliases).joined(separator: "|"))) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
         }
         let verbs = spec.verbs.map(\.name).joined(separator: " ")
+        // Only for a tool with an option that takes an app.
+        let appsFunction = Self.takesApps(spec) ? """
+        # The bundle identifiers of the apps registered on the device root (--root, else
+        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+        \(function(spec))_apps() {
+            local root="" i app
+            for ((i = 1; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == --root ]] && root="${COMP_WORDS[i+1]}"; done
+            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+            for app in "$root"/Apps/*; do
+                [[ -d "$app" ]] && app="$app/Info.plist"
+                plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null && echo
+            done
+        }
+        """ : ""
         // Verbs spelt as options (plutil's -convert) are offered with the options before a verb.
         let dashedVerbs = spec.verbs.map(\.name).filter { $0.hasPrefix("-") }.joined(separator: " ")
         var subverbCases = ""
@@ -71,17 +91,7 @@ public enum Completions {
             fi
             COMPREPLY=($(compgen -f -- "$cur"))
         }
-        # The bundle identifiers of the apps registered on the device root (--root, else
-        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
-        \(function(spec))_apps() {
-            local root="" i app
-            for ((i = 1; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == --root ]] && root="${COMP_WORDS[i+1]}"; done
-            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
-            for app in "$root"/Apps/*; do
-                [[ -d "$app" ]] && app="$app/Info.plist"
-                plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null && echo
-            done
-        }
+        \(appsFunction)
         complete -o filenames -F \(function(spec)) \(spec.name)
 
         """
@@ -109,6 +119,22 @@ public enum Completions {
         }
         let options = (spec.allOptions + ToolSpec.standardOptions).map(argument)
         let verbs = spec.verbs.map { "        '\($0.name):\(escaped($0.summary))'" }
+        let appsFunction = Self.takesApps(spec) ? """
+        # The bundle identifiers of the apps registered on the device root (--root, else
+        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+        \(function(spec))_apps() {
+            local root="" i app
+            i=${words[(I)--root]}
+            (( i > 0 )) && root=${words[i+1]}
+            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+            local -a apps
+            for app in "$root"/Apps/*(N); do
+                [[ -d "$app" ]] && app="$app/Info.plist"
+                apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+            done
+            compadd -- ${apps:#}
+        }
+        """ : ""
         let withSubverbs = spec.verbs.filter { !$0.subverbs.isEmpty }
         let tail = spec.verbs.isEmpty ? "'*:file:_files'" : withSubverbs.isEmpty ? "'1: :->verb' '*:file:_files'" : "'1: :->verb' '2: :->subverb' '*:file:_files'"
         var verbState = spec.verbs.isEmpty ? "" : "[[ $state == verb ]] && _describe -t verbs 'verb' verbs" + (spec.operands == nil ? "" : " && _files")
@@ -132,20 +158,7 @@ public enum Completions {
                 \(tail)
             \(verbState)
         }
-        # The bundle identifiers of the apps registered on the device root (--root, else
-        # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
-        \(function(spec))_apps() {
-            local root="" i app
-            i=${words[(I)--root]}
-            (( i > 0 )) && root=${words[i+1]}
-            root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
-            local -a apps
-            for app in "$root"/Apps/*(N); do
-                [[ -d "$app" ]] && app="$app/Info.plist"
-                apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
-            done
-            compadd -- ${apps:#}
-        }
+        \(appsFunction)
         \(function(spec)) "$@"
 
         """
@@ -186,7 +199,7 @@ public enum Completions {
             out += "complete -c \(spec.name) -f -n \(quoted("__fish_seen_subcommand_from \(verb.name); and not __fish_seen_subcommand_from \(seen)")) -a \(quoted(seen))\n"
         }
         if !verbNames.isEmpty && spec.operands == nil { out += "complete -c \(spec.name) -n 'not __fish_use_subcommand' -F\n" }
-        if (spec.allOptions + ToolSpec.standardOptions).contains(where: { $0.value == .bundleIdentifier }) {
+        if Self.takesApps(spec) {
             // The bundle identifiers of the apps registered on the device root (--root, else
             // $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
             out += """

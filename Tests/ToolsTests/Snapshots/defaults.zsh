@@ -34,18 +34,5 @@ _defaults() {
         '1: :->verb' '*:file:_files'
     [[ $state == verb ]] && _describe -t verbs 'verb' verbs
 }
-# The bundle identifiers of the apps registered on the device root (--root, else
-# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
-_defaults_apps() {
-    local root="" i app
-    i=${words[(I)--root]}
-    (( i > 0 )) && root=${words[i+1]}
-    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
-    local -a apps
-    for app in "$root"/Apps/*(N); do
-        [[ -d "$app" ]] && app="$app/Info.plist"
-        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
-    done
-    compadd -- ${apps:#}
-}
+
 _defaults "$@"

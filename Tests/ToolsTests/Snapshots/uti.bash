@@ -34,15 +34,5 @@ _uti() {
     fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
-# The bundle identifiers of the apps registered on the device root (--root, else
-# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
-_uti_apps() {
-    local root="" i app
-    for ((i = 1; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == --root ]] && root="${COMP_WORDS[i+1]}"; done
-    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
-    for app in "$root"/Apps/*; do
-        [[ -d "$app" ]] && app="$app/Info.plist"
-        plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null && echo
-    done
-}
+
 complete -o filenames -F _uti uti
