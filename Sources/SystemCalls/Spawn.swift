@@ -80,6 +80,11 @@ package enum Spawn {
     package static func wait(for pid: Int32) throws(SystemCallError) -> Int32 {
         var status: Int32 = 0
         _ = try invoke(.waitpid) { waitpid(pid, &status, 0) }
+        return exitStatus(status)
+    }
+
+    /// A wait status as a shell reports it: the exit status, or 128 + N when killed by signal N.
+    static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }

@@ -57,8 +57,7 @@ extension Spawn {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid {
                 if let failure { throw failure }
-                let signal = status & 0x7F
-                return .exited(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+                return .exited(exitStatus(status))
             }
             if reaped < 0 && errno != EINTR { throw SystemCallError(.waitpid, path: program, errno: Errno(rawValue: errno)) }
             if Clock.monotonic() >= deadline {

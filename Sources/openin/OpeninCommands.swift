@@ -34,7 +34,7 @@ struct OpeninCommands {
         let registry = try registry()
         for path in documents where FileSystem.status(path) == nil {
             // A mistyped verb (`openin defualt`) reads as a document that does not exist.
-            let verb = documents.first == path ? Spelling.nearest(to: path, among: ["default", "watch"]) : nil
+            let verb = documents.first == path ? Spelling.nearest(to: path, among: openinSpec.verbs.map(\.name)) : nil
             throw Failure(message: "\(path): \(FileSystem.linkStatus(path) == nil ? "no such file" : "a link to nothing")"
                           + (verb.map { " (did you mean the verb \($0)?)" } ?? ""))
         }

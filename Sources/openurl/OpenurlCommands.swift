@@ -44,7 +44,7 @@ struct OpenurlCommands {
         let url: SchemeURL
         do { url = try SchemeURL(text) } catch {
             // A mistyped verb (`openurl defualt`) reads as a URL without a scheme.
-            let verb = Spelling.nearest(to: text, among: ["default", "desktop"]).map { " (did you mean the verb \($0)?)" } ?? ""
+            let verb = Spelling.nearest(to: text, among: openurlSpec.verbs.map(\.name)).map { " (did you mean the verb \($0)?)" } ?? ""
             throw Failure(message: "\(error)\(verb)")
         }
         if command.flag("--can") { return try can(url) }

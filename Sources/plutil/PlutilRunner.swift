@@ -21,8 +21,7 @@ struct PlutilRunner {
                 try runOne(file)
             } catch {
                 failed = true
-                // A reading error names the file itself ("FILE: No such file or directory").
-                Output.error(error.message.hasPrefix(file + ":") ? error.message : "\(file): \(error.message)")
+                Output.error(error.namesFile ? error.message : "\(file): \(error.message)")
             }
         }
         return failed ? 1 : 0
@@ -30,7 +29,12 @@ struct PlutilRunner {
 
     struct PlutilFailure: Error {
         var message: String
-        init(_ message: String) { self.message = message }
+        /// Whether the message already starts with the file's name (a file that cannot be read).
+        var namesFile = false
+        init(_ message: String, namesFile: Bool = false) {
+            self.message = message
+            self.namesFile = namesFile
+        }
     }
 
     private mutating func read(_ file: String) throws(PlutilFailure) -> PropertyListDocument {
@@ -42,8 +46,11 @@ struct PlutilRunner {
         var options = PropertyListReadOptions()
         if case .lint = invocation.verb {} else { options.readsJSON = true }
         var document: PropertyListDocument
+        // Read, then parsed: a file that cannot be read is said as "FILE: why", once.
+        let bytes: [UInt8]
+        do { bytes = try FileContents.read(FilePath(file)) } catch { throw PlutilFailure(error.message, namesFile: true) }
         do {
-            document = try PropertyListReader.read(contentsOf: FilePath(file), options: options)
+            document = try PropertyListReader.read(bytes, options: options)
         } catch {
             if case .lint = invocation.verb, error.format == .json, error.location == nil {
                 throw PlutilFailure("\(error.description); -lint checks property lists only, as Apple's plutil does (-convert xml1 reads JSON)")

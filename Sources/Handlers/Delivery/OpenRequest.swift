@@ -130,7 +130,7 @@ public struct OpenRequest: Sendable, Equatable {
     /// Writes the request file at `path` (atomically: a reader sees the old request or the new
     /// one); flushed to disk unless `durable` is false (URL requests, whose opener waits for them).
     public func replace(at path: String, durable: Bool = true) throws(HandlerError) {
-        let bytes = try bytes(for: path)
+        let bytes = encoded()
         do { try AtomicFile.write(bytes, to: path, durable: durable) } catch { throw .system(error) }
     }
 
@@ -140,13 +140,13 @@ public struct OpenRequest: Sendable, Equatable {
     /// - Returns: whether it was still there.
     @discardableResult
     public func update(at path: String) throws(HandlerError) -> Bool {
-        let bytes = try bytes(for: path)
+        let bytes = encoded()
         do { return try AtomicFile.replaceIfPresent(bytes, at: path) } catch { throw .system(error) }
     }
 
     /// XML, readable by a person; binary when a string holds what XML 1.0 cannot (a control
     /// character in a file name): every reader takes both formats.
-    private func bytes(for path: String) throws(HandlerError) -> [UInt8] {
+    private func encoded() -> [UInt8] {
         (try? XMLPropertyListWriter().write(propertyList)) ?? BinaryPropertyListWriter().write(propertyList)
     }
 
