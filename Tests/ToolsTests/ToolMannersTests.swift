@@ -134,4 +134,15 @@ import Testing
         #expect(Set(try fish("openurl", "openurl desktop ")) == ["sync", "remove"])
         #expect(Set(try fish("openin", "openin --root \(root.path) --to com.example.p")) == ["com.example.person-editor", "com.example.person-viewer", "com.example.photos"])
     }
+
+    /// Copy refuses a file over the pasteboards' limit (1 GiB) before reading it: a sparse file
+    /// of 1 GiB and a byte, with xclip on PATH and a display named, gets a clear error at once.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip is not installed"))
+    func copyRefusesAFileOverTheClipboardsLimit() throws {
+        let big = try TestSupport.temporaryDirectory().appendingPathComponent("big.bin").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil) && truncate(big, (1 << 30) + 1) == 0)
+        let run = try TestSupport.run(TestSupport.openin, ["--activity", "copy-to-clipboard", big],
+                                      environment: ["DISPLAY": ":999", "WAYLAND_DISPLAY": "", "HOME": big + ".home", "DOCUMENT_INTERCHANGE_AUTOWATCH": "off"])
+        #expect(run.status == 2 && run.stderr.contains("is 1073741825 bytes, more than the clipboard's limit of 1073741824"), "\(run.stderr)")
+    }
 }

@@ -84,6 +84,12 @@ public struct ActivityPerformer {
             return [.printed(documents: documents.map(\.path))]
         case .copyToClipboard(let program):
             let document = documents[0]
+            // The clipboard holds the document in memory (ours, the helper's, the bridge's): a
+            // file over the pasteboards' limit is refused before it is read.
+            let limit = PasteboardLimits().maximumBytes
+            if let size = FileSystem.status(document.path)?.size, size > limit {
+                throw .activityFailed(activity: activity.activityType, reason: "\(document.path) is \(size) bytes, more than the clipboard's limit of \(limit)")
+            }
             let bytes: [UInt8]
             do { bytes = try FileSystem.read(document.path) } catch { throw .system(error) }
             let mime = document.type.preferredMIMEType ?? "application/octet-stream"
