@@ -15,7 +15,7 @@ fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
 trap 'tmux -L $socket kill-server >/dev/null 2>&1' EXIT
 doc="$root/Documents/evil"$'\n'"name"$'\e'"[31m.person"
 cp "$root/Documents/file.person" "$doc"
-DOC=$doc tmux -L $socket new-session -d -x 40 -y 7 "'$openin' --root '$root' --no-launch \"\$DOC\"; sleep 60" </dev/null >/dev/null 2>&1
+DOC=$doc tmux -L $socket new-session -d -x 40 -y 7 "'$openin' --root '$root' --no-launch \"\$DOC\"; sleep 2" </dev/null >/dev/null 2>&1
 screen() { tmux -L $socket capture-pane -p; }
 settle() { for i in $(seq 100); do screen | grep -q '^\[page' && break; sleep 0.05; done; sleep 0.3; }
 check_screen() {
