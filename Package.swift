@@ -93,7 +93,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "Handlers",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards", "Spelling",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -395,7 +395,7 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "HandlersTests",
-            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
+            dependencies: ["AppRegistry", "Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
 ]

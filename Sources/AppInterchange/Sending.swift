@@ -61,19 +61,21 @@ extension InterchangeApp {
         return answer
     }
 
+    /// The chooser for this app's documents: this app is the sender; registered apps only.
+    func chooser(apps: DocumentChooser.Apps, offersSelf: Bool = false) throws(InterchangeError) -> DocumentChooser {
+        let registry = try registry()
+        do {
+            return try DocumentChooser(root: root, registry: registry,
+                                       configuration: .init(sourceApplication: bundleIdentifier, apps: apps, offersSender: offersSelf))
+        } catch { throw .handler(error) }
+    }
+
     /// The apps that can take the document at `path`, best first, as the sheet orders them (the
     /// user's defaults, claims, rank, distance, role, name); this app is left out.
     public func handlers(forDocument path: String) throws(InterchangeError) -> [DocumentHandler] {
-        let registry = try registry()
-        let detector = FileTypeDetector(registry: registry)
-        let bundles = AppBundle.considered(for: [detector.type(ofFileAt: path).type], in: registry)
-        let defaults: HandlerDefaults
-        do { defaults = try HandlerDefaults(root: root) } catch { throw .handler(error) }
-        let sheet = Chooser(registry: registry, bundles: bundles, defaults: defaults.byType)
-            .sheet(for: [path], sourceApplication: bundleIdentifier, refusals: false, senderIsRegistered: true)
-        return sheet.apps.map { entry in
-            DocumentHandler(bundleIdentifier: entry.app.bundleIdentifier, name: entry.app.name,
-                            reason: entry.candidates.first?.reason ?? "")
+        try chooser(apps: .relevant).choices(for: [path]).rows.compactMap { row in
+            guard let entry = row.entry else { return nil }
+            return DocumentHandler(bundleIdentifier: entry.app.bundleIdentifier, name: row.name, reason: row.reason)
         }
     }
 
@@ -82,21 +84,19 @@ extension InterchangeApp {
     /// open it.
     @discardableResult
     public func send(document path: String, to bundleIdentifier: String, annotation: PropertyList? = nil) throws(InterchangeError) -> Delivery.Result {
-        let registry = try registry()
-        guard let target = AppBundle.registered(bundleIdentifier, in: registry) else { throw .handler(.noSuchApp(bundleIdentifier)) }
-        let type = FileTypeDetector(registry: registry).type(ofFileAt: path).type
-        let defaults: HandlerDefaults
-        do { defaults = try HandlerDefaults(root: root) } catch { throw .handler(error) }
-        let sheet = Chooser(registry: registry, bundles: [target], defaults: defaults.byType)
-            .sheet(for: [path], sourceApplication: bundleIdentifier == self.bundleIdentifier ? "" : self.bundleIdentifier, refusals: true,
-                   senderIsRegistered: true)
-        guard sheet.apps.contains(where: { $0.app.bundleIdentifier == bundleIdentifier }) else {
-            let reason = sheet.refusals.first { $0.app.bundleIdentifier == bundleIdentifier }?.reason ?? "it does not open \(type.identifier)"
-            throw .handler(.cannotTake(app: bundleIdentifier, reason: reason))
+        // An app may send a document to itself: it is then not left out as the sender.
+        let chooser = try chooser(apps: .only(bundleIdentifier), offersSelf: bundleIdentifier == self.bundleIdentifier)
+        let choices = chooser.choices(for: [path])
+        let row: ChooserRow
+        switch choices.row(forApp: bundleIdentifier) {
+        case .success(let found): row = found
+        case .failure(.noSuchApp): throw .handler(.noSuchApp(bundleIdentifier))
+        case .failure(.cannotTake(_, _, let reason)): throw .handler(.cannotTake(app: bundleIdentifier, reason: reason))
+        case .failure(let other): throw .handler(.cannotTake(app: bundleIdentifier, reason: other.description))
         }
-        do {
-            return try Delivery(root: root, sourceApplication: self.bundleIdentifier, annotation: annotation)
-                .deliver(path, type: type.identifier, to: target)
-        } catch { throw .handler(error) }
+        let outcomes: [ChooserOutcome]
+        do { outcomes = try chooser.perform(row, of: choices, annotation: annotation) } catch { throw .handler(error) }
+        guard case .delivered(_, _, let result) = outcomes.first else { throw .handler(.refused("\(bundleIdentifier) is not a registered app")) }
+        return result
     }
 }

@@ -1,4 +1,5 @@
 import AppRegistry
+import DesktopEntries
 import PropertyLists
 import SystemCalls
 
@@ -21,6 +22,10 @@ public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// An activity that cannot run here, and why.
     case activityFailed(activity: String, reason: String)
+    /// The app cannot open documents of this type (the app as named, the type, and what it opens instead).
+    case cannotOpen(app: String, type: String, detail: String)
+    /// A desktop application could not be started.
+    case launch(app: String, DesktopLauncher.Failure)
     /// A refusal that has no better case yet.
     case refused(String)
 
@@ -35,6 +40,8 @@ public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noFreeName(let name, let folder): "no free name for \(name) in \(folder)"
         case .unreadableFile(let path, let reason): "\(path): \(reason)"
         case .activityFailed(let activity, let reason): "\(activity): \(reason)"
+        case .cannotOpen(let app, let type, let detail): "\(app) cannot open \(type)\(detail)"
+        case .launch(let app, let failure): "\(app): \(failure)"
         case .refused(let why): why
         }
     }

@@ -71,18 +71,15 @@ struct DefaultsCommand {
         throw .init(message: "unknown type \(text)" + (near.isEmpty ? "" : "; did you mean \(near.prefix(3).joined(separator: " or "))?"))
     }
 
-    /// The registered app `identifier`, when it can open `type`.
+    /// The app `identifier` (registered, or a desktop-file ID), when it can open `type`
+    /// (``Handlers/DocumentChooser/capableApp(_:for:)``).
     func capableApp(_ identifier: String, for type: UTType) throws(OpeninCommands.Failure) -> AppBundle {
-        if identifier.hasSuffix(".desktop") { return try DesktopSheet.capableApp(identifier, for: type, registry: registry) }
-        guard let app = AppBundle.registered(identifier, in: registry) ?? AppBundle.all(on: root).apps.first(where: { $0.bundleIdentifier == identifier }) else {
-            throw .init(message: "no registered app \(identifier) on \(root.path)")
+        do {
+            return try DocumentChooser(root: root, registry: registry, configuration: .init(sourceApplication: "")).capableApp(identifier, for: type)
+        } catch .noSuchApp(let id) {
+            throw .init(message: "no registered app \(id) on \(root.path)")
+        } catch {
+            throw .init(message: "\(error)")
         }
-        let index = HandlerIndex(bundles: [app], registry: registry)
-        guard !HandlerRanking(registry: registry).rank(type: type, fileName: nil, index: index).isEmpty else {
-            let claimed = app.claims.flatMap(\.contentTypes)
-            throw .init(message: "\(app.name) (\(identifier)) cannot open \(type.identifier)" +
-                        (claimed.isEmpty ? ": it declares no document types" : "; it opens \(claimed.prefix(5).joined(separator: ", "))"))
-        }
-        return app
     }
 }

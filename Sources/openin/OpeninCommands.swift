@@ -26,7 +26,7 @@ struct OpeninCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        if command.verb == "watch" { return try DesktopSheet.watch(idleExit: command.value("--idle-exit").flatMap(Double.init)) }
+        if command.verb == "watch" { return try DesktopWatcher.watch(idleExit: command.value("--idle-exit").flatMap(Double.init)) }
         if command.verb == "default" { return try DefaultsCommand(root: root, registry: try registry(), json: command.flag("--json")).run(command.operands) }
         let documents = command.operands
         guard !documents.isEmpty else { throw Failure(message: "name at least one document (see openin --help)") }
@@ -40,90 +40,43 @@ struct OpeninCommands {
         }
         let autostart: WatcherAutostart
         do { autostart = try WatcherAutostart.current() } catch { throw Failure(message: "\(error)") }
-        let explainAll = command.flag("--all") || command.value("--to") != nil
-        // The apps as the registry recorded them (it is rebuilt whenever an app is registered or
-        // removed): only those that can matter for these documents, unless every app must be
-        // explained (--all, --to).
-        var bundles: [AppBundle]
-        if explainAll {
-            bundles = AppBundle.all(in: registry) ?? []
-        } else {
-            let detector = FileTypeDetector(registry: registry)
-            bundles = AppBundle.considered(for: documents.map { detector.type(ofFileAt: $0).type }, in: registry)
-        }
-        if registry.appRecordCount == 0 && !RegisteredApp.all(on: root).isEmpty {
-            let (read, unreadable) = AppBundle.all(on: root)
-            for (path, error) in unreadable { Output.error("openin: warning: \(path): \(error) (app left out)") }
-            bundles = read
-        }
-        let sender = command.value("--from") ?? Delivery.defaultSourceApplication
-        let defaults: HandlerDefaults
-        do { defaults = try HandlerDefaults(root: root) } catch { throw Failure(message: "\(error)") }
-        let exclude = Set(command.all("--exclude"))
-        // Linux desktop applications beside the registered bundles (DesktopSheet.swift).
-        let desktop = DesktopSheet(command: command, root: root, registry: registry, documents: documents, everyApp: explainAll)
+        let everyApp = command.flag("--all") || command.value("--to") != nil
+        // Linux desktop applications are offered when no device root was named (`--root` stands
+        // for another device), or with --desktop-apps; never with --no-desktop-apps.
+        let desktopApps = !command.flag("--no-desktop-apps") && (command.flag("--desktop-apps") || root.origin != .explicit)
+        let configuration = DocumentChooser.Configuration(
+            sourceApplication: command.value("--from") ?? Delivery.defaultSourceApplication, exclude: Set(command.all("--exclude")),
+            apps: everyApp ? .every : .relevant, desktopApps: desktopApps ? LinuxApps(mode: command.flag("--gio") ? .gio : .recommended) : nil)
+        let chooser: DocumentChooser
+        do { chooser = try DocumentChooser(root: root, registry: registry, configuration: configuration) } catch { throw Failure(message: "\(error)") }
+        let choices = chooser.choices(for: documents)
+        for (path, error) in choices.unreadableApps { Output.error("openin: warning: \(path): \(error) (app left out)") }
         // When the query ends (on every path, before the exits below as well), a watcher is
         // started if later queries would gain from one.
-        defer { desktop?.startWatcherIfWorthwhile(autostart) }
-        let chooser = Chooser(registry: registry, bundles: bundles + (desktop?.selection.bundles ?? []),
-                              defaults: desktop?.defaults(merging: defaults.byType) ?? defaults.byType)
-        // Refusals are needed to explain an app the user named (--to), or for --all.
-        var sheet = chooser.sheet(for: documents, exclude: exclude, sourceApplication: sender, refusals: explainAll,
-                                  senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry))
-        desktop?.arrange(&sheet)
-        let rows = SheetText.rows(sheet)
-        let performer = ActivityPerformer(delivery: Delivery(root: root, sourceApplication: sender, annotation: try annotation(),
-                                                             launch: !command.flag("--no-launch")),
-                                          registry: registry)
-
-        if let target = command.value("--to") {
-            guard let entry = sheet.apps.first(where: { $0.app.bundleIdentifier == target }) else {
-                if let refusal = sheet.refusals.first(where: { $0.app.bundleIdentifier == target }) {
-                    throw Failure(message: "\(target) cannot take \(documentsPhrase(sheet)): \(refusal.reason)", status: 1)
-                }
-                let known = (sheet.apps.map(\.app) + sheet.refusals.map(\.app)).map(\.bundleIdentifier)
-                let suggestion = Spelling.nearest(to: target, among: known).map { " (did you mean \($0)?)" } ?? ""
-                throw Failure(message: exclude.contains(target) ? "\(target) is excluded"
-                              : desktop?.whyNot(target) ?? "no registered app \(target) on \(root.path)\(suggestion)")
-            }
-            return try perform(.app(entry), sheet: sheet, performer: performer, desktop: desktop)
-        }
-        if let type = command.value("--activity") {
-            guard let activity = sheet.activities.first(where: { $0.activityType == type }) else {
-                if let withheld = sheet.withheld.first(where: { $0.activityType == type }) {
-                    throw Failure(message: "the activity \(type) is not offered: \(withheld)", status: 1)
-                }
-                let known = Activity.builtInTypes + chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) }
-                guard known.contains(type) else {
-                    let suggestion = Spelling.nearest(to: type, among: known).map { " (did you mean \($0)?)" } ?? ""
-                    throw Failure(message: "no activity named \(type)\(suggestion); the activities are \(Activity.builtInTypes.joined(separator: ", ")) and share extensions' identifiers")
-                }
-                throw Failure(message: "the activity \(type) is not available for \(documentsPhrase(sheet))", status: 1)
-            }
-            return try perform(.activity(activity), sheet: sheet, performer: performer, desktop: desktop)
-        }
+        defer { DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices) }
+        if let target = command.value("--to") { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
+        if let type = command.value("--activity") { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
+        let sheet = choices.sheet
         // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
         // the process's exit frees them at once instead of object by object (a twentieth of a
         // `--list --json` on 2,650 desktop files), as plutil does.
         if command.flag("--json") {
-            Output.text(SheetText.json(sheet, all: command.flag("--all"), details: desktop?.json))
-            desktop?.startWatcherIfWorthwhile(autostart)
-            withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0) }
+            let explain = command.flag("--explain")
+            Output.text(SheetText.json(sheet, all: command.flag("--all"), details: choices.includesDesktopApps ? { choices.details($0, explain: explain) } : nil))
+            DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices)
+            withExtendedLifetime((choices, chooser)) { ToolMain.exitProcess(sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0) }
         }
         if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
-            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"), details: desktop?.explanation))
-            desktop?.startWatcherIfWorthwhile(autostart)
-            withExtendedLifetime((sheet, chooser, desktop)) { ToolMain.exitProcess(sheet.apps.isEmpty ? 1 : 0) }
+            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"),
+                                        details: choices.includesDesktopApps ? { entry, document in choices.explanation(entry, document: document) } : nil))
+            DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices)
+            withExtendedLifetime((choices, chooser)) { ToolMain.exitProcess(sheet.apps.isEmpty ? 1 : 0) }
         }
         guard let choice = InteractiveSheet(sheet: sheet).run() else {
             Output.error("openin: cancelled")
             return 1
         }
-        return try perform(rows[choice], sheet: sheet, performer: performer, desktop: desktop)
-    }
-
-    func documentsPhrase(_ sheet: Sheet) -> String {
-        sheet.documents.count == 1 ? "\(sheet.documents[0].path) (\(sheet.documents[0].type.identifier))" : "these \(sheet.documents.count) documents"
+        return try perform(.success(choices.rows[choice]), of: choices, chooser: chooser)
     }
 
     func annotation() throws(Failure) -> PropertyList? {
@@ -136,37 +89,46 @@ struct OpeninCommands {
         }
     }
 
-    func perform(_ row: SheetText.Row, sheet: Sheet, performer: ActivityPerformer, desktop: DesktopSheet?) throws(Failure) -> Int32 {
-        if case .app(let entry) = row, let desktop, let app = desktop.selection.byID[entry.app.bundleIdentifier] {
-            return try desktop.launch(app, documents: sheet.documents.map(\.path), launch: !command.flag("--no-launch"))
+    /// Performs the row found, or says why there is none (exit 1 when the app or activity exists
+    /// and refuses the documents, else 2), and prints what was done.
+    func perform(_ found: Result<ChooserRow, ChooserUnavailable>, of choices: Choices, chooser: DocumentChooser) throws(Failure) -> Int32 {
+        let row: ChooserRow
+        switch found {
+        case .success(let found): row = found
+        case .failure(let why): throw Failure(message: why.description, status: why.refusesDocuments ? 1 : 2)
         }
+        var destination: String?
+        if case .activity(let activity) = row.handler, case .copyToFolder = activity.kind {
+            destination = try FolderPrompt.destination(given: command.value("--destination"))
+        }
+        let annotation = try annotation()
+        let outcomes: [ChooserOutcome]
         do {
-            switch row {
-            case .app(let entry):
-                for document in sheet.documents {
-                    let result = try performer.delivery.deliver(document.path, type: document.type.identifier, to: entry.app,
-                                                                progress: progressBar(for: document.path))
-                    report(result, app: entry.app, document: document.path)
-                }
-            case .activity(let activity):
-                var destination: String?
-                if case .copyToFolder = activity.kind {
-                    destination = try FolderPrompt.destination(given: command.value("--destination"))
-                }
-                for result in try performer.perform(activity, on: sheet.documents, destination: destination, progress: progressBar(for:)) {
-                    switch result {
-                    case .copied(let document, let to): Output.line(TerminalText.escaped("\(document): copied to \(to)"))
-                    case .printed(let documents): Output.line("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to the printer")
-                    case .copiedToClipboard(let document, _, let server):
-                        Output.line(TerminalText.escaped("\(document): copied to the clipboard" + (server == .bridge ? " (served by pasteboardd)" : "")))
-                    case .delivered(let document, let app, let delivered): report(delivered, app: app, document: document)
-                    }
-                }
-            }
-        } catch let failure as Failure {
-            throw failure
+            outcomes = try chooser.perform(row, of: choices, annotation: annotation, launch: !command.flag("--no-launch"),
+                                           destination: destination, progress: progressBar(for:))
         } catch {
             throw Failure(message: "\(error)")
+        }
+        for outcome in outcomes {
+            switch outcome {
+            case .delivered(let document, let app, let result): report(result, app: app, document: document)
+            case .notStarted(let app): Output.line(TerminalText.escaped("\(row.name) (\(app.id)) not started (--no-launch)"))
+            case .started(let app, let result):
+                for (original, granted) in result.portalGrants {
+                    Output.line(TerminalText.escaped("\(original): granted to \(app.id) through the document portal as \(granted)"))
+                }
+                switch result.method {
+                case .spawned(let processes):
+                    for words in processes { Output.line(TerminalText.escaped("started \(row.name) (\(app.id)): \(words.joined(separator: " "))")) }
+                case .activated(let name, let path, let uris):
+                    Output.line(TerminalText.escaped("opened in \(row.name) (\(app.id)) through D-Bus: \(name) \(path) Open \(uris.joined(separator: " "))"))
+                }
+            case .performed(.copied(let document, let to)): Output.line(TerminalText.escaped("\(document): copied to \(to)"))
+            case .performed(.printed(let documents)): Output.line("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to the printer")
+            case .performed(.copiedToClipboard(let document, _, let server)):
+                Output.line(TerminalText.escaped("\(document): copied to the clipboard" + (server == .bridge ? " (served by pasteboardd)" : "")))
+            case .performed(.delivered(let document, let app, let delivered)): report(delivered, app: app, document: document)
+            }
         }
         return 0
     }

@@ -183,6 +183,11 @@ public struct DesktopApps: Sendable {
         }
     }
 
+    /// Whether `name` has the form of a desktop-file ID (`org.gnome.Evince.desktop`): the suffix
+    /// the Desktop Entry Specification gives every application's file, which no bundle
+    /// identifier a user would type carries.
+    public static func isDesktopFileID(_ name: String) -> Bool { name.hasSuffix(".desktop") }
+
     /// Whether `id` is an app (missing, hidden, not loadable).
     public func availability(_ id: String) -> Availability {
         let records = index.records(for: id)

@@ -12,6 +12,15 @@ public struct Sheet: Sendable {
         public var rule: FileTypeDetector.Rule
         /// What the path is (`nil`: it could not be looked at): activities take regular files only.
         public var kind: FileKind? = nil
+
+        /// The documents at `paths`, each typed once (``AppRegistry/FileTypeDetector``), with what each path is.
+        public static func typed(_ paths: [String], registry: TypeRegistry) -> [Document] {
+            let detector = FileTypeDetector(registry: registry)
+            return paths.map { path in
+                let answer = detector.type(ofFileAt: path)
+                return Document(path: path, type: answer.type, rule: answer.rule, kind: FileSystem.status(path)?.kind)
+            }
+        }
     }
     /// An activity left out because a document is not a file it can take.
     public struct Withheld: Sendable, Hashable, CustomStringConvertible {
@@ -71,11 +80,13 @@ public struct Chooser: Sendable {
     ///     (the chooser may have been given only the apps that matter); else looked up in `bundles`.
     public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true,
                       senderIsRegistered: Bool? = nil) -> Sheet {
-        let detector = FileTypeDetector(registry: registry)
-        let documents = paths.map { path -> Sheet.Document in
-            let answer = detector.type(ofFileAt: path)
-            return Sheet.Document(path: path, type: answer.type, rule: answer.rule, kind: FileSystem.status(path)?.kind)
-        }
+        sheet(for: Sheet.Document.typed(paths, registry: registry), exclude: exclude, sourceApplication: sourceApplication, refusals: wantRefusals,
+                     senderIsRegistered: senderIsRegistered)
+    }
+
+    /// The sheet for documents whose types are already decided (``DocumentChooser`` types each once).
+    public func sheet(for documents: [Sheet.Document], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true,
+                      senderIsRegistered: Bool? = nil) -> Sheet {
         let ranking = HandlerRanking(registry: registry)
         var perDocument: [[String: HandlerCandidate]] = []
         var order: [String] = []
