@@ -57,6 +57,22 @@ struct OpeninCommands {
         if let target = command.value("--to") { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
         if let type = command.value("--activity") { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
         let sheet = choices.sheet
+        // Started from the desktop (no terminal at all), or --dialog: the same rows as a dialog.
+        if DesktopDialog.trigger(asked: command.flag("--dialog"), list: command.flag("--list") || command.flag("--json")) != .never {
+            let dialog = try DesktopDialog.find()
+            do throws(Failure) {
+                guard !choices.rows.isEmpty else { throw Failure(message: "nothing can take \(choices.documentsPhrase)", status: 1) }
+                guard let index = try dialog.choose(choices) else {
+                    Output.error("openin: cancelled")
+                    return 1
+                }
+                return try perform(.success(choices.rows[index]), of: choices, chooser: chooser, dialog: dialog)
+            } catch {
+                // The user has no terminal to read the message on.
+                dialog.showError(error.message)
+                throw error
+            }
+        }
         // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
         // the process's exit frees them at once instead of object by object (a twentieth of a
         // `--list --json` on 2,650 desktop files), as plutil does.
@@ -91,7 +107,9 @@ struct OpeninCommands {
 
     /// Performs the row found, or says why there is none (exit 1 when the app or activity exists
     /// and refuses the documents, else 2), and prints what was done.
-    func perform(_ found: Result<ChooserRow, ChooserUnavailable>, of choices: Choices, chooser: DocumentChooser) throws(Failure) -> Int32 {
+    /// - Parameter dialog: the desktop dialog the row was chosen in, which also asks for a folder.
+    func perform(_ found: Result<ChooserRow, ChooserUnavailable>, of choices: Choices, chooser: DocumentChooser,
+                 dialog: DesktopDialog? = nil) throws(Failure) -> Int32 {
         let row: ChooserRow
         switch found {
         case .success(let found): row = found
@@ -99,7 +117,12 @@ struct OpeninCommands {
         }
         var destination: String?
         if case .activity(let activity) = row.handler, case .copyToFolder = activity.kind {
-            destination = try FolderPrompt.destination(given: command.value("--destination"))
+            if let dialog, command.value("--destination") == nil {
+                guard let folder = try dialog.folder() else { throw Failure(message: "cancelled", status: 1) }
+                destination = folder
+            } else {
+                destination = try FolderPrompt.destination(given: command.value("--destination"))
+            }
         }
         let annotation = try annotation()
         let outcomes: [ChooserOutcome]

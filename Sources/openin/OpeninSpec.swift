@@ -8,6 +8,7 @@ let openinSpec = ToolSpec(
     discussion: [
         "Keys in the sheet: arrows or j/k to move, PgUp/PgDn to page, a number then Enter to choose, Enter to choose the highlighted row, q or Esc to cancel.",
         "The order (the user's default, specific before wildcard claims, rank, distance, Editor before Viewer, name), the activities, the Inbox delivery and the launch key DILaunchCommand are in docs/handlers.md.",
+        "Started from the desktop (no terminal on standard input, output or error, and DISPLAY or WAYLAND_DISPLAY set), the sheet is a dialog of zenity, or of kdialog on KDE: docs/desktop-dialog.md.",
         "Linux desktop applications (XDG_DATA_HOME and XDG_DATA_DIRS applications/, mimeapps.list) are offered beside registered apps, by desktop-file ID, and started as GIO starts them: docs/desktop-apps.md.",
     ],
     verbs: [
@@ -25,6 +26,7 @@ let openinSpec = ToolSpec(
     options: [
         OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist"),
         OptionSpec("--list", short: "-l", help: "print the sheet instead of showing it"),
+        OptionSpec("--dialog", help: "show the sheet as a desktop dialog (zenity or kdialog); the default when started with no terminal and a display"),
         OptionSpec("--json", help: "the sheet (or default list) as JSON"),
         OptionSpec("--explain", help: "why each app is eligible and ranks where it does"),
         OptionSpec("--all", help: "also the apps that are not eligible, and why"),

@@ -63,9 +63,12 @@ public enum TestSupport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // No display unless the test names one: started with no terminal, openin would show
+        // its sheet as a desktop dialog on the developer's screen and wait for an answer.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["DISPLAY"] = nil
+        inherited["WAYLAND_DISPLAY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

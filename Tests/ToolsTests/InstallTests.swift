@@ -19,7 +19,11 @@ import Testing
         let prefix = dir.appendingPathComponent("prefix"), home = dir.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let script = TestSupport.packageRoot.appendingPathComponent("scripts/install").path
-        let run = try TestSupport.run("/bin/bash", [script, "--prefix", prefix.path, "--built", TestSupport.productsDirectory.path])
+        // The installer's own home: the file managers' per-user actions go there, never into the
+        // home of whoever runs the tests, nor into the home the queries below run in.
+        let installer = dir.appendingPathComponent("installer")
+        let run = try TestSupport.run("/bin/bash", [script, "--prefix", prefix.path, "--built", TestSupport.productsDirectory.path],
+                                      environment: ["HOME": installer.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""])
         #expect(run.status == 0, "\(run.out)\(run.stderr)")
         return (prefix, home)
     }

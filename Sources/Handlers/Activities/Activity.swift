@@ -38,7 +38,7 @@ public struct Activity: Sendable, Hashable {
     /// The built-ins that can work here for `count` documents sent by `sender` (a registered app or not).
     public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool) -> [Activity] {
         var result = [Activity(activityType: copyToFolderType, name: "Copy to Folder", kind: .copyToFolder,
-                               reason: "always available; needs --destination or a folder typed in the sheet")]
+                               reason: "always available; asks for the folder (openin --destination names it)")]
         if senderIsRegistered {
             result.append(Activity(activityType: saveToSenderType, name: "Save to \(sender)", kind: .saveToSender(sender),
                                    reason: "the sender \(sender) is a registered app"))

@@ -10,6 +10,7 @@ _openin() {
     _arguments -s \
     '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist]:directory:_files -/' \
     '(-l --list)'{-l,--list}'[print the sheet instead of showing it]' \
+    '--dialog[show the sheet as a desktop dialog (zenity or kdialog); the default when started with no terminal and a display]' \
     '--json[the sheet (or default list) as JSON]' \
     '--explain[why each app is eligible and ranks where it does]' \
     '--all[also the apps that are not eligible, and why]' \
