@@ -258,7 +258,7 @@ let supportTargets: [Target] = [
         ),
         .target(
             name: "TestHelpers",
-            dependencies: ["PropertyLists"],
+            dependencies: ["PropertyLists", "UniformTypes"],
             path: "Tests/TestHelpers"
         ),
         .executableTarget(
@@ -365,6 +365,11 @@ let testTargets: [Target] = [
             dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
+        // The app model, the device root, the registry store and Info.plist lint.
+        .testTarget(
+            name: "AppRegistryTests",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "TestHelpers"]
+        ),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
             dependencies: ["AppRegistry", "UniformTypeIdentifiers", "TestHelpers"]
@@ -395,7 +400,22 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "HandlersTests",
-            dependencies: ["AppRegistry", "Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"],
+            dependencies: ["AppRegistry", "Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "TestHelpers", "SystemCalls"]
+        ),
+        // The typed system-call layer, on real processes and files.
+        .testTarget(
+            name: "SystemCallsTests",
+            dependencies: ["SystemCalls"]
+        ),
+        // What every tool shares: the command-line grammar, text as printed.
+        .testTarget(
+            name: "ToolSupportTests",
+            dependencies: ["ToolSupport"]
+        ),
+        // The openin tool as a user runs it: the sheet on terminals, the desktop dialog, delivery.
+        .testTarget(
+            name: "OpeninToolTests",
+            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
 ]

@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import TestHelpers
 import Testing
 @testable import UniformTypes
 

@@ -1,4 +1,5 @@
 import PropertyLists
+import TestHelpers
 import Testing
 import UniformTypes
 

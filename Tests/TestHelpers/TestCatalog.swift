@@ -1,13 +1,13 @@
 import Foundation
 import PropertyLists
-import TestHelpers
 import Testing
 import UniformTypes
 
 /// A small catalog in the UTIs/ form, with the relations Apple declares for these types, so the
 /// engine's semantics can be tested apart from the full catalog.
-enum TestCatalog {
-    static func type(_ id: String, _ parents: [String], ext: [String] = [], mime: [String] = [], description: String? = nil) -> PropertyList {
+public enum TestCatalog {
+    /// A type declaration in the UTIs/ form.
+    public static func type(_ id: String, _ parents: [String], ext: [String] = [], mime: [String] = [], description: String? = nil) -> PropertyList {
         var entry: [(String, PropertyList)] = [("UTTypeIdentifier", .string(id)),
                                                 ("UTTypeConformsTo", .array(parents.map(PropertyList.string)))]
         if let description { entry.append(("UTTypeDescription", .string(description))) }
@@ -18,7 +18,8 @@ enum TestCatalog {
         return .dictionary(.init(uniqueKeysWithValues: entry))
     }
 
-    static let plist: PropertyList = .dictionary(["UTExportedTypeDeclarations": .array([
+    /// The catalog as one property list.
+    public static let plist: PropertyList = .dictionary(["UTExportedTypeDeclarations": .array([
         type("public.item", [], description: "item"),
         type("public.content", [], description: "content"),
         type("public.data", ["public.item"], description: "data"),
@@ -47,17 +48,22 @@ enum TestCatalog {
         type("com.microsoft.typescript", ["public.plain-text"], ext: ["ts"]),
     ])])
 
-    static func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
+    /// A registry of this catalog and `apps`' declarations.
+    public static func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
         test.registry(apps: apps)
     }
 
     /// A catalog the behaviour vectors run against: this small one, or the real one in UTIs/.
-    struct Under: Sendable, CustomTestStringConvertible {
-        var name: String
-        var plists: [PropertyList]
-        var testDescription: String { name }
+    public struct Under: Sendable, CustomTestStringConvertible {
+        /// Its name in test output.
+        public var name: String
+        /// Its catalog files.
+        public var plists: [PropertyList]
+        /// Its name in test output.
+        public var testDescription: String { name }
 
-        func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
+        /// A registry of this catalog and `apps`' declarations.
+        public func registry(apps: [(source: String, plist: PropertyList)] = []) -> TypeRegistry {
             var diagnostics: [DeclarationDiagnostic] = []
             var all: [TypeDeclaration] = []
             for plist in plists { all += TypeDeclaration.declarations(in: plist, source: "catalog", asSystem: true, diagnostics: &diagnostics) }
@@ -66,11 +72,14 @@ enum TestCatalog {
         }
     }
 
-    static let test = Under(name: "test catalog", plists: [plist])
-    static let real: Under = {
+    /// This small catalog.
+    public static let test = Under(name: "test catalog", plists: [plist])
+    /// The real one in UTIs/.
+    public static let real: Under = {
         let dir = TestSupport.packageRoot.appendingPathComponent("UTIs")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
         return Under(name: "UTIs/", plists: files.compactMap { try? PropertyListReader.read(contentsOf: .init(dir.appendingPathComponent($0).path)).value })
     }()
-    static let both = [test, real]
+    /// Both.
+    public static let both = [test, real]
 }

@@ -16,7 +16,7 @@ import Testing
     /// as its file manager starts it, with no terminal; the row chosen is delivered.
     @Test(.enabled(if: installed, "Xvfb, zenity, kdialog, xdotool or GIO is not installed (scripts/install-dependencies --tests)"))
     func fileManagerActionsShowTheSheetAsADialogAndPerformTheChoice() throws {
-        let script = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/openin_dialog_check.sh").path
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/openin_dialog_check.sh").path
         let run = try TestSupport.run("/bin/bash", [script, TestSupport.packageRoot.path, TestSupport.productsDirectory.path])
         #expect(run.status == 0 && run.out.contains("passed 17 failed 0"), "\(run.out)\(run.stderr)")
     }

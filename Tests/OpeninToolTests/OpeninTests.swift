@@ -237,34 +237,10 @@ import UniformTypes
         #expect(unavailable.status == 1 && unavailable.stderr.contains("is not available"), "\(unavailable.stderr)")
     }
 
-    @Test func shareRulesCountKindsAndTotals() throws {
-        let registry = try RegistryStore.open(root: DeviceRoot(path: try TestSupport.temporaryDirectory().path),
-                                              catalog: TestSupport.packageRoot.appendingPathComponent("UTIs").path)
-        func rule(_ entries: String) throws -> ShareExtension {
-            let xml = "<plist><dict><key>CFBundleIdentifier</key><string>x.share</string><key>NSExtension</key><dict>"
-                + "<key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string><key>NSExtensionAttributes</key><dict>"
-                + "<key>NSExtensionActivationRule</key>\(entries)</dict></dict></dict></plist>"
-            return try #require(ShareExtension(plist: try PropertyListReader.read(Array(xml.utf8)).value, fallbackIdentifier: "x"))
-        }
-        let t = { (id: String) in UTType(id, in: registry)! }
-        let images = try rule("<dict><key>NSExtensionActivationSupportsImageWithMaxCount</key><integer>2</integer></dict>")
-        #expect(images.accepts([t("public.png"), t("public.jpeg")], in: registry).accepted)
-        #expect(!images.accepts([t("public.png"), t("public.jpeg"), t("public.png")], in: registry).accepted)
-        #expect(!images.accepts([t("com.adobe.pdf")], in: registry).accepted)
-        let files = try rule("<dict><key>NSExtensionActivationSupportsFileWithMaxCount</key><integer>3</integer>"
-                             + "<key>NSExtensionActivationSupportsAttachmentsWithMaxCount</key><integer>2</integer></dict>")
-        #expect(files.accepts([t("com.adobe.pdf"), t("public.png")], in: registry).accepted)   // images count as files here
-        #expect(!files.accepts([t("com.adobe.pdf"), t("public.png"), t("public.zip-archive")], in: registry).accepted)
-        #expect(try rule("<string>TRUEPREDICATE</string>").accepts([t("public.data")], in: registry).accepted)
-        let predicate = try rule("<string>SUBQUERY(extensionItems, $e, …).@count == 1</string>")
-        #expect(!predicate.accepts([t("public.png")], in: registry).accepted)
-    }
-
-    /// The interactive sheet, driven through a pseudo-terminal (Fixtures/drive_pty.py).
     @Test func theSheetOnATerminal() throws {
         let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
-        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/drive_pty.py").path
         func drive(_ keys: [UInt8]) throws -> String {
             let hex = keys.map { String($0, radix: 16).leftPadded(2) }.joined()
             return try TestSupport.run("/usr/bin/env", ["python3", driver, hex, TestSupport.openin, "--root", root.path, "--no-launch", doc]).out
@@ -296,7 +272,7 @@ extension OpeninTests {
         let big = root.appendingPathComponent("Documents/big.person").path
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
         #expect(truncate(big, 24 << 20) == 0)
-        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/drive_pty.py").path
         let out = try TestSupport.run("/usr/bin/env", ["python3", driver, "", TestSupport.openin, "--root", root.path,
                                                        "--to", "com.example.files", "--no-launch", "--from", "x", big]).out
         // Files opens in place: no copy, no bar. The viewer gets a copy, with a bar.
@@ -317,7 +293,7 @@ extension OpeninTests {
     @Test func theSheetPagesAndAsksForAFolder() throws {
         let root = try TestSupport.sampleDevice()
         let doc = root.appendingPathComponent("Documents/file.person").path
-        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/drive_pty.py").path
+        let driver = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/drive_pty.py").path
         let folder = root.appendingPathComponent("copies").path
         // 7 rows: a page of 3 rows (the document, a section title, the footer). "99" Enter: no such row. PgDn from row 1 reaches row 4,
         // "Copy to Folder"; Enter; then ~/copies (HOME is the device root), no, again, yes.
@@ -344,7 +320,7 @@ extension OpeninTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed (scripts/install-dependencies --tests)"))
     func aNarrowTerminalCutsRowsAndKeepsTheHeaderAndTheSelection() throws {
         let root = try TestSupport.sampleDevice()
-        let script = TestSupport.packageRoot.appendingPathComponent("Tests/HandlersTests/Fixtures/narrow_sheet_check.sh").path
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/narrow_sheet_check.sh").path
         let run = try TestSupport.run("/bin/bash", [script, TestSupport.openin, root.path])
         #expect(run.status == 0 && run.out.contains("17 passed, 0 failed"), "\(run.out)\(run.stderr)")
     }
