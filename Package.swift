@@ -372,7 +372,7 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
-            dependencies: ["AppRegistry", "UniformTypeIdentifiers", "TestHelpers"]
+            dependencies: ["AppRegistry", "UniformTypeIdentifiers", "UniformTypes", "TestHelpers"]
         ),
         .testTarget(
             name: "ReceiverTests",

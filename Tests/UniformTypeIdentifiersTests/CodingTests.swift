@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UniformTypeIdentifiers
+import UniformTypes
 
 /// `Codable` in Apple's forms, and what bad input gives.
 extension UniformTypeIdentifiersTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UniformTypeIdentifiers
+import UniformTypes
 
 /// What is logged when `init(exportedAs:)`/`init(importedAs:)` name a type the app does not
 /// declare as the call assumes, and the version and reference URL Apple types as `Int` and `URL`.
