@@ -26,6 +26,34 @@ import TestHelpers
         return run.out
     }
 
+    /// The words after the key, as Apple's `defaults write` reads them (the grammar is the
+    /// tool's own): each written and read back through `export` as an XML property list.
+    @Test func writeValueWordsAsAppleReadsThem() throws {
+        let r = try root()
+        func written(_ words: [String]) throws -> PropertyList? {
+            _ = try ok(r, ["write", Self.group, "k"] + words)
+            let exported = try ok(r, ["export", Self.group, "-"])
+            return try PropertyListReader.read(Array(exported.utf8)).value["k"]
+        }
+        #expect(try written(["1"]) == .string("1"))
+        #expect(try written(["(a, \"b c\")"]) == .array([.string("a"), .string("b c")]))
+        #expect(try written(["-int", "7"]) == .integer(7))
+        #expect(try written(["-bool", "NO"]) == .bool(false))
+        #expect(try written(["-array", "x", "-int", "2"]) == .array([.string("x"), .integer(2)]))
+        #expect(try written(["-dict", "k2", "-float", "1.5"]) == .dictionary(["k2": .real(1.5)]))
+        #expect(try written(["-dict-add", "k3", "x"]) == .dictionary(["k2": .real(1.5), "k3": .string("x")]))
+        #expect(try written(["-data", "00ff"]) == .data([0, 255]))
+        #expect(try written(["-date", "2026-11-24 03:00:00 +0000"]) == written(["-date", "2026-11-24T03:00:00Z"]))
+        #expect(try written(["-string", "kept"]) == .string("kept"))
+        for bad in [["-int", "x"], ["-bool", "maybe"], ["-dict", "k"], ["-data", "abc"], ["a", "b"], ["-string"]] {
+            let run = try defaultsTool(r, ["write", Self.group, "k"] + bad)
+            #expect(run.status == 2 && run.stderr.hasPrefix("defaults: "), "\(bad): \(run.stderr)")
+        }
+        // The refused writes changed nothing.
+        let exported = try ok(r, ["export", Self.group, "-"])
+        #expect(try PropertyListReader.read(Array(exported.utf8)).value["k"] == .string("kept"))
+    }
+
     @Test func readPrintsTheOldStyleDescription() throws {
         let r = try root()
         _ = try ok(r, ["write", Self.group, "Note", "-string", "Buy milk"])

@@ -111,18 +111,4 @@ import TestHelpers
         guard case .valueTooLarge(let key, _)? = defaults.lastError else { Issue.record("no error"); return }
         #expect(key == "big" && defaults.object(forKey: "big") == nil)
     }
-
-    @Test func writeValueWordsAsAppleReadsThem() throws {
-        #expect(try DefaultsWriteValue.parse(["1"]) == .value(.string("1")))
-        #expect(try DefaultsWriteValue.parse(["(a, \"b c\")"]) == .value(.array([.string("a"), .string("b c")])))
-        #expect(try DefaultsWriteValue.parse(["-int", "7"]) == .value(.integer(7)))
-        #expect(try DefaultsWriteValue.parse(["-bool", "NO"]) == .value(.bool(false)))
-        #expect(try DefaultsWriteValue.parse(["-array", "x", "-int", "2"]) == .value(.array([.string("x"), .integer(2)])))
-        #expect(try DefaultsWriteValue.parse(["-dict-add", "k", "-float", "1.5"]) == .dictionaryAdd(["k": .real(1.5)]))
-        #expect(try DefaultsWriteValue.parse(["-data", "00ff"]) == .value(.data([0, 255])))
-        #expect(try DefaultsWriteValue.parse(["-date", "2026-11-24 03:00:00 +0000"]) == DefaultsWriteValue.parse(["-date", "2026-11-24T03:00:00Z"]))
-        for bad in [["-int", "x"], ["-bool", "maybe"], ["-dict", "k"], ["-data", "abc"], ["a", "b"], ["-string"]] {
-            #expect(throws: DefaultsWriteValue.Problem.self, "\(bad)") { try DefaultsWriteValue.parse(bad) }
-        }
-    }
 }

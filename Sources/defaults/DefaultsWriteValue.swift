@@ -10,7 +10,7 @@ import PropertyLists
 ///   `-date 2026-11-24T03:00:00Z`, `-data HEX`.
 /// - `-array ITEM…`, `-array-add ITEM…`: items are strings, or typed (`-int 3`).
 /// - `-dict KEY VALUE…`, `-dict-add KEY VALUE…`: keys are strings; values as array items.
-public enum DefaultsWriteValue: Sendable, Equatable {
+enum DefaultsWriteValue: Sendable, Equatable {
     /// The new value of the key.
     case value(PropertyList)
     /// Items to append to the array at the key (created when absent).
@@ -19,19 +19,19 @@ public enum DefaultsWriteValue: Sendable, Equatable {
     case dictionaryAdd(OrderedDictionary<String, PropertyList>)
 
     /// A value that cannot be read: which word, and why.
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// One sentence.
-        public var message: String
-        public var description: String { message }
+        var message: String
+        var description: String { message }
     }
 
     /// The typed flags that take a value.
-    public static let scalarFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-date", "-data"]
+    static let scalarFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-date", "-data"]
     /// The flags that start a collection.
-    public static let collectionFlags = ["-array", "-array-add", "-dict", "-dict-add"]
+    static let collectionFlags = ["-array", "-array-add", "-dict", "-dict-add"]
 
     /// Reads `words` (everything after the key).
-    public static func parse(_ words: [String]) throws(Problem) -> DefaultsWriteValue {
+    static func parse(_ words: [String]) throws(Problem) -> DefaultsWriteValue {
         guard let first = words.first else { throw Problem(message: "write needs a value after the key") }
         var rest = words.dropFirst()
         switch first {
@@ -57,7 +57,7 @@ public enum DefaultsWriteValue: Sendable, Equatable {
     /// The key's new value given its current one: `-array-add` appends to an array (or starts
     /// one), `-dict-add` adds to a dictionary (or starts one).
     /// - Throws: ``Problem`` when the current value is of another type (nothing is changed).
-    public func newValue(replacing current: PropertyList?, key: String) throws(Problem) -> PropertyList {
+    func newValue(replacing current: PropertyList?, key: String) throws(Problem) -> PropertyList {
         switch (self, current) {
         case (.value(let value), _): return value
         case (.arrayAdd(let items), nil): return .array(items)
@@ -86,7 +86,7 @@ public enum DefaultsWriteValue: Sendable, Equatable {
     }
 
     /// `text` read as the type `flag` names.
-    public static func scalar(_ flag: String, _ text: String) throws(Problem) -> PropertyList {
+    static func scalar(_ flag: String, _ text: String) throws(Problem) -> PropertyList {
         switch flag {
         case "-string": return .string(text)
         case "-int", "-integer":

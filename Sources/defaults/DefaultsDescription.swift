@@ -19,9 +19,9 @@ import PropertyLists
 /// `_$+/:.-`, with `"`, `\` and control characters escaped and other non-ASCII characters written
 /// `\Uxxxx`; booleans as 1 and 0; dates as `2026-11-24 03:00:00 +0000`; data as
 /// `{length = 3, bytes = 0x010203}`.
-public enum DefaultsDescription {
+enum DefaultsDescription {
     /// The description of `value` (no trailing newline).
-    public static func describe(_ value: PropertyList) -> String {
+    static func describe(_ value: PropertyList) -> String {
         var out = ""
         append(value, level: 0, to: &out)
         return out
@@ -29,7 +29,7 @@ public enum DefaultsDescription {
 
     /// What `defaults read DOMAIN KEY` prints for one value: a string, a number, a boolean or a
     /// date bare; a collection or data as its description.
-    public static func describeAlone(_ value: PropertyList) -> String {
+    static func describeAlone(_ value: PropertyList) -> String {
         switch value {
         case .string(let s): s
         case .date(let d): date(d)
@@ -38,7 +38,7 @@ public enum DefaultsDescription {
     }
 
     /// The `read-type` name: string, integer, float, boolean, date, data, array, dictionary.
-    public static func typeName(_ value: PropertyList) -> String {
+    static func typeName(_ value: PropertyList) -> String {
         switch value {
         case .string: "string"
         case .integer, .unsignedInteger, .uid: "integer"
@@ -83,7 +83,7 @@ public enum DefaultsDescription {
     }
 
     /// A string as old-style property lists write it.
-    public static func quoted(_ s: String) -> String {
+    static func quoted(_ s: String) -> String {
         let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
             c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || "_$+/:.-".unicodeScalars.contains(c))
         }
