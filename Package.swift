@@ -93,27 +93,34 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "Handlers",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards", "Spelling",
+            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards", "Spelling", "OpenRequests",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
+        ),
+        // The open request a sender writes into an app's Library/OpenRequests (documents and URLs)
+        // and the rule for names that replace nothing: shared by the chooser, URL schemes and the
+        // receiver.
+        .target(
+            name: "OpenRequests",
+            dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // URLs and their schemes: RFC 3986 parsing, x-callback-url, base64url payloads, who handles
         // a scheme (the registry's index, the user's defaults, a documented order), canOpenURL,
         // opening (an open request and the launch command), the desktop's side.
         .target(
             name: "URLSchemes",
-            dependencies: ["AppRegistry", "Handlers", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
         // reach it (URLs and documents) and what it can send.
         .target(
             name: "AppInterchange",
-            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls"]
+            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls"]
         ),
         .target(
             name: "Receiver",
-            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
+            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
         ),
         // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
@@ -376,7 +383,7 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "ReceiverTests",
-            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "TestHelpers", "SystemCalls"],
+            dependencies: ["AppRegistry", "Receiver", "Handlers", "OpenRequests", "UniformTypes", "TestHelpers", "SystemCalls"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -415,7 +422,7 @@ let testTargets: [Target] = [
         // The openin tool as a user runs it: the sheet on terminals, the desktop dialog, delivery.
         .testTarget(
             name: "OpeninToolTests",
-            dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "TestHelpers"],
+            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
 ]

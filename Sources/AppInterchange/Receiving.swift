@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import OpenRequests
 import Receiver
 import SystemCalls
 import URLSchemes
@@ -16,7 +17,7 @@ extension InterchangeApp {
         guard let path = Environment.value(Self.requestVariable), !path.isEmpty else { return nil }
         guard FileSystem.exists(path) else { return nil }
         let request: OpenRequest
-        do { request = try OpenRequest.read(path) } catch { throw .handler(error) }
+        do { request = try OpenRequest.read(path) } catch { throw .handler(.openRequest(error)) }
         if request.isURLRequest {
             return try claim(path).map { .url($0) }
         }
@@ -47,7 +48,7 @@ extension InterchangeApp {
         }
         defer { try? FileSystem.remove(claimed) }
         let request: OpenRequest
-        do { request = try OpenRequest.read(claimed) } catch { throw .handler(error) }
+        do { request = try OpenRequest.read(claimed) } catch { throw .handler(.openRequest(error)) }
         guard let text = request.url else { return nil }
         let url: SchemeURL
         do { url = try SchemeURL(text) } catch { throw .url(error) }

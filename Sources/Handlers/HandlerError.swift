@@ -1,5 +1,6 @@
 import AppRegistry
 import DesktopEntries
+import OpenRequests
 import PropertyLists
 import SystemCalls
 
@@ -18,6 +19,8 @@ public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAFile(String, FileKind)
     /// Every `name-N` is taken in the folder.
     case noFreeName(name: String, folder: String)
+    /// An open request that cannot be written or read.
+    case openRequest(OpenRequestError)
     /// An open request or defaults file that cannot be read or written: its path and why.
     case unreadableFile(path: String, reason: String)
     /// An activity that cannot run here, and why.
@@ -38,6 +41,7 @@ public enum HandlerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cannotTake(let app, let reason): "\(app) cannot take it: \(reason)"
         case .notAFile(let path, let kind): "\(path) is \(kind.phrase), not a file"
         case .noFreeName(let name, let folder): "no free name for \(name) in \(folder)"
+        case .openRequest(let error): error.description
         case .unreadableFile(let path, let reason): "\(path): \(reason)"
         case .activityFailed(let activity, let reason): "\(activity): \(reason)"
         case .cannotOpen(let app, let type, let detail): "\(app) cannot open \(type)\(detail)"

@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import OpenRequests
 import SystemCalls
 import UniformTypes
 

@@ -1,4 +1,5 @@
 import Handlers
+import OpenRequests
 import SystemCalls
 
 extension InboxMover {

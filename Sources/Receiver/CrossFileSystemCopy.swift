@@ -1,4 +1,5 @@
 import Handlers
+import OpenRequests
 import SystemCalls
 
 /// A finished cross-file-system copy: its final name, and the two temporary names (the claimed

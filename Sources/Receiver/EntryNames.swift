@@ -1,4 +1,5 @@
 import Handlers
+import OpenRequests
 
 /// The receiver's temporary names, made from a journal row's id so that recovery finds them: a
 /// file claimed for a cross-file-system copy is renamed to `.inboxd-ID.claimed` in the Inbox, and

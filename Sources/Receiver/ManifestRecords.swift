@@ -1,5 +1,6 @@
 import CSQLite
 import Handlers
+import OpenRequests
 import PropertyLists
 import SystemCalls
 

@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import OpenRequests
 import SystemCalls
 
 /// The open requests of one container, arranged for matching Inbox entries to them: by the

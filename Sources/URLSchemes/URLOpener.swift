@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import OpenRequests
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -85,7 +86,7 @@ public struct URLOpener: Sendable {
         request.time = clock.now()
         request.annotation = annotation
         let requestPath: String
-        do { requestPath = try request.write(into: container.openRequests, clock: clock, durable: false) } catch { throw .handler(error) }
+        do { requestPath = try request.write(into: container.openRequests, clock: clock, durable: false) } catch { throw .handler(.openRequest(error)) }
         // Asked after the request is in place: a listener that holds its mark now sees it.
         if launch && RequestListener.isListening(in: container) {
             return .deliveredToRunningApp(app: app, requestPath: requestPath)

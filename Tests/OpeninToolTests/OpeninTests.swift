@@ -1,5 +1,6 @@
 import AppRegistry
 import Foundation
+import OpenRequests
 import PropertyLists
 import TestHelpers
 import Testing

@@ -1,6 +1,7 @@
 import AppRegistry
 import Foundation
 import Handlers
+import OpenRequests
 import TestHelpers
 import SystemCalls
 import Testing

@@ -1,6 +1,7 @@
 import AppRegistry
 import Foundation
 import Handlers
+import OpenRequests
 import PropertyLists
 import TestHelpers
 import Testing

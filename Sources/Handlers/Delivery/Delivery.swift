@@ -1,4 +1,5 @@
 import AppRegistry
+import OpenRequests
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -79,13 +80,13 @@ public struct Delivery: Sendable {
         request.activity = activity
         let requestPath: String
         if app.opensDocumentsInPlace {
-            requestPath = try request.write(into: container.openRequests, clock: clock)
+            do { requestPath = try request.write(into: container.openRequests, clock: clock) } catch { throw .openRequest(error) }
         } else {
             let staged = try StagedCopy(of: original, in: container.temporary, permissions: 0o444, progress: progress)
             request.documentPath = container.inbox + "/" + staged.name
             request.identity = staged.identity
             request.state = .arriving
-            requestPath = try request.write(into: container.openRequests, clock: clock)
+            do { requestPath = try request.write(into: container.openRequests, clock: clock) } catch { throw .openRequest(error) }
             FaultInjection.checkpoint("request-written")
             do {
                 request.documentPath = try staged.place(into: container.inbox)
@@ -98,7 +99,7 @@ public struct Delivery: Sendable {
             request.state = .delivered
             // A receiver may have consumed the request already (matched by identity); then it
             // stays consumed.
-            try request.update(at: requestPath)
+            do { try request.update(at: requestPath) } catch { throw .openRequest(error) }
         }
         var launched: [String]?
         if launch, let command = app.launchCommand {

@@ -1,4 +1,5 @@
 import AppRegistry
+import OpenRequests
 import SystemCalls
 
 /// A copy of a document written, flushed and given its final mode in a temporary folder, ready

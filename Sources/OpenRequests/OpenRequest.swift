@@ -1,4 +1,3 @@
-import AppRegistry
 import OrderedCollections
 import PropertyLists
 import SystemCalls
@@ -119,7 +118,7 @@ public struct OpenRequest: Sendable, Equatable {
     /// Writes the request as a new file in `folder` (atomically, flushed, the folder flushed;
     /// with `durable` false, atomically only).
     /// - Returns: the file's path.
-    public func write(into folder: String, clock: Clock = .system, durable: Bool = true) throws(HandlerError) -> String {
+    public func write(into folder: String, clock: Clock = .system, durable: Bool = true) throws(OpenRequestError) -> String {
         var generator = SystemRandomNumberGenerator()
         let name = "\(Int64(clock.now() * 1e9))-\(CurrentProcess.id)-\(String(generator.next(), radix: 16)).plist"
         let path = folder + "/" + name
@@ -129,7 +128,7 @@ public struct OpenRequest: Sendable, Equatable {
 
     /// Writes the request file at `path` (atomically: a reader sees the old request or the new
     /// one); flushed to disk unless `durable` is false (URL requests, whose opener waits for them).
-    public func replace(at path: String, durable: Bool = true) throws(HandlerError) {
+    public func replace(at path: String, durable: Bool = true) throws(OpenRequestError) {
         let bytes = encoded()
         do { try AtomicFile.write(bytes, to: path, durable: durable) } catch { throw .system(error) }
     }
@@ -139,7 +138,7 @@ public struct OpenRequest: Sendable, Equatable {
     /// matched the document by identity and recorded it) is not given it back.
     /// - Returns: whether it was still there.
     @discardableResult
-    public func update(at path: String) throws(HandlerError) -> Bool {
+    public func update(at path: String) throws(OpenRequestError) -> Bool {
         let bytes = encoded()
         do { return try AtomicFile.replaceIfPresent(bytes, at: path) } catch { throw .system(error) }
     }
@@ -151,32 +150,12 @@ public struct OpenRequest: Sendable, Equatable {
     }
 
     /// Reads the request file at `path`.
-    public static func read(_ path: String) throws(HandlerError) -> OpenRequest {
+    public static func read(_ path: String) throws(OpenRequestError) -> OpenRequest {
         let value: PropertyList
         do { value = try PropertyListReader.read(contentsOf: .init(path)).value } catch {
             throw .unreadableFile(path: path, reason: "\(error)")
         }
         guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath or URL string") }
         return request
-    }
-}
-
-/// A delivered file's identity: inode, device and size. A rename keeps all three, so the
-/// receiver knows the file whatever name the Inbox gave it.
-public struct DocumentIdentity: Sendable, Hashable {
-    public var inode: UInt64
-    public var device: UInt64
-    public var size: Int64
-
-    /// An identity.
-    public init(inode: UInt64, device: UInt64, size: Int64) {
-        self.inode = inode
-        self.device = device
-        self.size = size
-    }
-
-    /// The identity of a file with this status.
-    public init(_ status: FileStatus) {
-        self.init(inode: status.inode, device: status.device, size: status.size)
     }
 }
