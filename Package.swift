@@ -28,7 +28,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "PropertyLists",
-            dependencies: [
+            dependencies: ["Hashing", 
                 "SystemCalls",
                 "CLibXML2",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -38,11 +38,11 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "UniformTypes",
-            dependencies: ["PropertyLists", "SystemCalls", "CLibXML2", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["Hashing", "PropertyLists", "SystemCalls", "CLibXML2", .product(name: "OrderedCollections", package: "swift-collections")],
         ),
         .target(
             name: "KeyedArchives",
-            dependencies: ["PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["Hashing", "PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")],
         ),
         // Apple's UniformTypeIdentifiers API over UniformTypes, answering from the device's registry.
         .target(
@@ -54,9 +54,12 @@ let libraryTargets: [Target] = [
         .target(name: "Spelling"),
         // Every system call the libraries make, typed (swift-system's style); faults can be forced
         // per call in debug builds, which is what the tests run.
+        // Stable hashes of bytes (FNV-1a) and strings compared by their bytes: names for caches,
+        // shared-memory slots and fingerprints. Not system calls, so not in SystemCalls.
+        .target(name: "Hashing"),
         .target(
             name: "SystemCalls",
-            dependencies: ["CSystemShims", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Hashing", "CSystemShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: [.define("ENABLE_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         .systemLibrary(name: "CMalloc"),
@@ -67,13 +70,13 @@ let libraryTargets: [Target] = [
         // Linux desktop applications: .desktop files, mimeapps.list, GIO-compatible choice and launching.
         .target(
             name: "DesktopEntries",
-            dependencies: ["SystemCalls", "CDBus", "CDBusShims", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Hashing", "SystemCalls", "CDBus", "CDBusShims", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The app model (what an Info.plist says), the apps and containers of a device root, its
         // compiled registry, and the linter that checks Info.plists the way the model reads them.
         .target(
             name: "AppRegistry",
-            dependencies: ["UniformTypes", "PropertyLists", "SystemCalls", "Spelling",
+            dependencies: ["Hashing", "UniformTypes", "PropertyLists", "SystemCalls", "Spelling",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -109,7 +112,7 @@ let libraryTargets: [Target] = [
         // opening (an open request and the launch command), the desktop's side.
         .target(
             name: "URLSchemes",
-            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["Hashing", "AppRegistry", "Handlers", "OpenRequests", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
@@ -126,12 +129,12 @@ let libraryTargets: [Target] = [
         // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
         .target(
             name: "Notifications",
-            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: ["Hashing", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
         .target(
             name: "FileCoordination",
-            dependencies: ["SystemCalls"]
+            dependencies: ["Hashing", "SystemCalls"]
         ),
         // MMWormhole: archived messages in a group container, a Darwin notification per identifier.
         .target(
@@ -143,7 +146,7 @@ let libraryTargets: [Target] = [
         // without end in Synchronization.Atomic's value witness (Swift 6.3.1, static pbpaste).
         .target(
             name: "Pasteboards",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "KeyedArchives", "SystemCalls",
+            dependencies: ["Hashing", "AppRegistry", "UniformTypes", "PropertyLists", "KeyedArchives", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The desktop clipboard for pasteboardd: X11 (libxcb, XFixes) and Wayland (libwayland-client,
@@ -413,6 +416,10 @@ let testTargets: [Target] = [
         .testTarget(
             name: "SystemCallsTests",
             dependencies: ["SystemCalls"]
+        ),
+        .testTarget(
+            name: "HashingTests",
+            dependencies: ["Hashing"]
         ),
         // What every tool shares: the command-line grammar, text as printed.
         .testTarget(

@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// An item's canonical path and the hashes of its prefixes ("/a", "/a/b", "/a/b/c"): two items

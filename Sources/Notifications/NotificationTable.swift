@@ -1,4 +1,5 @@
 import Atomics
+import Hashing
 import SystemCalls
 
 /// The shared table every process of a user maps (`notify.table` in the notification folder):

@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// The name of a pasteboard: one of the system pasteboards (`general`, `find`, and macOS's `font`

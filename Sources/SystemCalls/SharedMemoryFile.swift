@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Hashing
 
 /// A file mapped read-write and shared: every process that maps it sees the others' stores at
 /// once (a table of names, locks and counters kept in memory, not sent through a daemon). The

@@ -1,4 +1,5 @@
 import AppRegistry
+import Hashing
 import SystemCalls
 import UniformTypes
 

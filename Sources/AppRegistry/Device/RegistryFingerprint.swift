@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 import UniformTypes
 

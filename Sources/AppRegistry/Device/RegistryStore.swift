@@ -1,3 +1,4 @@
+import Hashing
 import PropertyLists
 import SystemCalls
 import UniformTypes

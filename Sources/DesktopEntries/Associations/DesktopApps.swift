@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// The installed desktop applications and the user's and system's associations, answered from

@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// Reads every desktop entry, association file and MIME database file the locations name, and

@@ -1,3 +1,4 @@
+import Hashing
 import OrderedCollections
 import PropertyLists
 import SystemCalls

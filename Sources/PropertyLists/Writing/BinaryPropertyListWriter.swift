@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// Writes CoreFoundation's `bplist00` binary format as CoreFoundation does: objects in

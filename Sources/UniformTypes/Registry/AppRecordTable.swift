@@ -1,3 +1,4 @@
+import Hashing
 import SystemCalls
 
 /// One registered app as the registry keeps it for the handler chooser.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Hashing
 import SystemCalls
 
 /// The compiled registry's file format: one flat, versioned, little-endian image that a query

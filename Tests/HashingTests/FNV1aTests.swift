@@ -1,4 +1,4 @@
-import SystemCalls
+import Hashing
 import Testing
 
 /// FNV-1a, the one hash the registry, the tables and the desktop index share, against the
