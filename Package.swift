@@ -116,6 +116,12 @@ let libraryTargets: [Target] = [
             dependencies: ["AppRegistry", "Handlers", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
         ),
+        // The process records shared-memory tables keep (a robust mutex held while the process
+        // lives, generation, pid), with their claim, liveness and mailbox names.
+        .target(
+            name: "ProcessTables",
+            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+        ),
         // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
         .target(
             name: "Notifications",
@@ -347,6 +353,10 @@ let testTargets: [Target] = [
         .testTarget(
             name: "FileCoordinationTests",
             dependencies: ["FileCoordination", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "ProcessTablesTests",
+            dependencies: ["ProcessTables", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
         ),
         .testTarget(
             name: "WormholeTests",
