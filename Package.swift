@@ -125,7 +125,7 @@ let libraryTargets: [Target] = [
         // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
         .target(
             name: "Notifications",
-            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: ["ProcessTables", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
         .target(
