@@ -130,7 +130,7 @@ let libraryTargets: [Target] = [
         // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
         .target(
             name: "FileCoordination",
-            dependencies: ["SystemCalls"]
+            dependencies: ["ProcessTables", "SystemCalls"]
         ),
         // MMWormhole: archived messages in a group container, a Darwin notification per identifier.
         .target(
