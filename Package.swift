@@ -126,15 +126,21 @@ let libraryTargets: [Target] = [
             dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "CSQLite", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
         ),
+        // The process records shared-memory tables keep (a robust mutex held while the process
+        // lives, generation, pid), with their claim, liveness and mailbox names.
+        .target(
+            name: "ProcessTables",
+            dependencies: ["SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+        ),
         // Darwin's notify(3) between processes: a shared table, atomic posts, wake datagrams.
         .target(
             name: "Notifications",
-            dependencies: ["Hashing", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: ["Hashing", "ProcessTables", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
         ),
         // NSFileCoordinator and NSFilePresenter between processes, and atomic writes.
         .target(
             name: "FileCoordination",
-            dependencies: ["Hashing", "SystemCalls"]
+            dependencies: ["Hashing", "ProcessTables", "SystemCalls"]
         ),
         // MMWormhole: archived messages in a group container, a Darwin notification per identifier.
         .target(
@@ -357,6 +363,10 @@ let testTargets: [Target] = [
         .testTarget(
             name: "FileCoordinationTests",
             dependencies: ["FileCoordination", "SystemCalls", "TestHelpers"]
+        ),
+        .testTarget(
+            name: "ProcessTablesTests",
+            dependencies: ["ProcessTables", "SystemCalls", .product(name: "Atomics", package: "swift-atomics")]
         ),
         .testTarget(
             name: "WormholeTests",

@@ -1,3 +1,4 @@
+import ProcessTables
 import Synchronization
 import SystemCalls
 
@@ -108,10 +109,10 @@ public final class CoordinationSpace: Sendable {
         do {
             let identity = try table.locked(timeout: timeout) { () throws(CoordinationError) -> (Int, UInt32) in
                 let identity = try table.claimProcessRecord()
-                do throws(SystemCallError) { _ = try table.recordMutex(identity.0).lock(timeout: 0.1) } catch { throw .system(error) }
+                do throws(SystemCallError) { _ = try table.records.mutex(identity.0).lock(timeout: 0.1) } catch { throw .system(error) }
                 return identity
             }
-            do throws(SystemCallError) { mailbox = try DatagramSocket(name: table.mailboxName(process: identity.0, generation: identity.1)) } catch { throw CoordinationError.system(error) }
+            do throws(SystemCallError) { mailbox = try DatagramSocket(name: table.records.mailboxName(process: identity.0, generation: identity.1)) } catch { throw CoordinationError.system(error) }
             state.withLock { state in
                 state.identity = identity
                 state.deliveryThread = BackgroundThread.current

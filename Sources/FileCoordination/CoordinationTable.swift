@@ -1,3 +1,4 @@
+import ProcessTables
 import SystemCalls
 
 /// The table every coordinating process of a user maps (`coordination.table` in the space's
@@ -12,8 +13,8 @@ import SystemCalls
 ///   ticket at 128, the pid of the last lock holder at 136, high-water marks of claims (140)
 ///   and presenters (144) so that scans stop where no entry was ever used, and the claim slot
 ///   freed last (148), not handed out again at once;
-/// - process records at 4096: 1024 × 64 (mutex held by the process's delivery thread,
-///   generation, pid, in use);
+/// - process records at 4096: 1024 × 64 (``SharedProcessRecords``: mutex held by the
+///   process's delivery thread, generation, pid, an overflow word left 0, in use);
 /// - claims at 69,632: 512 × 336 (mutex, in use, kind 1 read / 2 write, ticket, pid, depth,
 ///   thread, 32 prefix hashes);
 /// - presenters at 241,664: 1024 × 288 (in use, process record, generation, depth, local id,
@@ -25,14 +26,11 @@ import SystemCalls
 final class CoordinationTable: @unchecked Sendable {
     static let magic: UInt64 = 0x3144_524F_4F43_4944 // "DICOORD1" little-endian
     static let version: UInt32 = 1
-    static let processCount = 1024
-    static let processRecordSize = 64
     static let claimCount = 512
     static let claimSize = 336
     static let presenterCount = 1024
     static let presenterSize = 288
-    static let processesOffset = 4096
-    static let claimsOffset = processesOffset + processCount * processRecordSize
+    static let claimsOffset = SharedProcessRecords.end
     static let presentersOffset = claimsOffset + claimCount * claimSize
     static let size = presentersOffset + presenterCount * presenterSize
 
@@ -64,14 +62,6 @@ final class CoordinationTable: @unchecked Sendable {
         case hashes = 72
     }
 
-    /// A process record's fields, in bytes from its start (``processRecordSize`` each).
-    enum RecordField: Int, CaseIterable {
-        /// The robust mutex the process's delivery thread holds while the process lives.
-        case mutex = 0
-        /// UInt32 each.
-        case generation = 40, pid = 44, inUse = 52
-    }
-
     /// A presenter's fields, in bytes from its start (``presenterSize`` each).
     enum PresenterField: Int, CaseIterable {
         /// UInt32 each: in use, its process record, that record's generation, how many hashes.
@@ -86,17 +76,18 @@ final class CoordinationTable: @unchecked Sendable {
     let path: String
     let base: UnsafeMutableRawPointer
     let mutex: SharedMutex
-    let tableID: UInt64
+    /// The processes that have presenters, each with its mailbox.
+    let records: SharedProcessRecords
 
     init(path: String) throws(SystemCallError) {
         self.path = path
         mapping = try SharedMemoryFile.table(path: path, size: Self.size, magic: Self.magic, version: Self.version) { (base) throws(SystemCallError) in
-            for index in 0..<Self.processCount { try SharedMutex.initialize(at: base + Self.processesOffset + index * Self.processRecordSize) }
+            try SharedProcessRecords.initialize(at: base)
             for index in 0..<Self.claimCount { try SharedMutex.initialize(at: base + Self.claimsOffset + index * Self.claimSize) }
         }
         base = mapping.base
         mutex = mapping.tableMutex
-        tableID = mapping.tableID
+        records = SharedProcessRecords(base: base, tableID: mapping.tableID, mailboxPrefix: "di-coordination")
     }
 
     // MARK: Fields
@@ -106,19 +97,12 @@ final class CoordinationTable: @unchecked Sendable {
     func u64(_ offset: Int) -> UInt64 { base.load(fromByteOffset: offset, as: UInt64.self) }
     func setU64(_ offset: Int, _ value: UInt64) { base.storeBytes(of: value, toByteOffset: offset, as: UInt64.self) }
 
-    func recordOffset(_ process: Int) -> Int { Self.processesOffset + process * Self.processRecordSize }
     func claimOffset(_ claim: Int) -> Int { Self.claimsOffset + claim * Self.claimSize }
     func presenterOffset(_ presenter: Int) -> Int { Self.presentersOffset + presenter * Self.presenterSize }
     func claimMutex(_ claim: Int) -> SharedMutex { SharedMutex(at: base + claimOffset(claim) + ClaimField.mutex.rawValue) }
-    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process) + RecordField.mutex.rawValue) }
 
     func hashes(at offset: Int, depth: Int) -> [UInt64] { (0..<min(depth, ItemPath.maximumDepth)).map { u64(offset + $0 * 8) } }
     func setHashes(at offset: Int, _ hashes: [UInt64]) { for (index, hash) in hashes.prefix(ItemPath.maximumDepth).enumerated() { setU64(offset + index * 8, hash) } }
-
-    /// The abstract socket name of process record `process` in `generation`.
-    func mailboxName(process: Int, generation: UInt32) -> [UInt8] {
-        Array("di-coordination/\(String(tableID, radix: 16))/\(process).\(generation)".utf8)
-    }
 
     // MARK: Lock
 
@@ -235,27 +219,10 @@ final class CoordinationTable: @unchecked Sendable {
 
     // MARK: Processes and presenters (under the lock)
 
-    func processIsLive(_ process: Int) -> Bool {
-        guard u32(recordOffset(process) + RecordField.inUse.rawValue) == 1 else { return false }
-        if (try? recordMutex(process).tryLock()) != nil {
-            recordMutex(process).unlock()
-            setU32(recordOffset(process) + RecordField.inUse.rawValue, 0)
-            return false
-        }
-        return true
-    }
-
     /// Claims a process record for this process; its index and generation.
     func claimProcessRecord() throws(CoordinationError) -> (Int, UInt32) {
-        for process in 0..<Self.processCount where !processIsLive(process) {
-            let offset = recordOffset(process)
-            let generation = u32(offset + RecordField.generation.rawValue) &+ 1
-            setU32(offset + RecordField.generation.rawValue, generation)
-            setU32(offset + RecordField.pid.rawValue, UInt32(bitPattern: CurrentProcess.id))
-            setU32(offset + RecordField.inUse.rawValue, 1)
-            return (process, generation)
-        }
-        throw .tableFull(path: path, limit: "\(Self.processCount) processes with presenters")
+        guard let claimed = records.claim() else { throw .tableFull(path: path, limit: "\(SharedProcessRecords.count) processes with presenters") }
+        return claimed
     }
 
     /// A registered presenter as the table holds it.
@@ -274,12 +241,12 @@ final class CoordinationTable: @unchecked Sendable {
         let process = Int(u32(offset + PresenterField.process.rawValue))
         let generation = u32(offset + PresenterField.generation.rawValue)
         // A presenter of a process that is gone, or whose record was reused, is dropped.
-        guard process < Self.processCount, u32(recordOffset(process) + RecordField.generation.rawValue) == generation, processIsLive(process) else {
+        guard records.isLive(process, generation: generation) else {
             setU32(offset + PresenterField.inUse.rawValue, 0)
             return nil
         }
         return Presenter(index: index, process: process, generation: generation, localID: u64(offset + PresenterField.localID.rawValue),
-                         hashes: hashes(at: offset + PresenterField.hashes.rawValue, depth: Int(u32(offset + PresenterField.depth.rawValue))), pid: Int32(bitPattern: u32(recordOffset(process) + RecordField.pid.rawValue)))
+                         hashes: hashes(at: offset + PresenterField.hashes.rawValue, depth: Int(u32(offset + PresenterField.depth.rawValue))), pid: records.pid(of: process))
     }
 
     func addPresenter(process: Int, generation: UInt32, localID: UInt64, hashes: [UInt64]) throws(CoordinationError) -> Int {

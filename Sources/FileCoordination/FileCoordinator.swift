@@ -1,3 +1,4 @@
+import ProcessTables
 import Synchronization
 import SystemCalls
 
@@ -227,7 +228,7 @@ public final class FileCoordinator: Sendable {
             request.third = replies.name
             waiting[request.request] = presenter
             do {
-                try replies.send(request.encoded, to: table.mailboxName(process: presenter.process, generation: presenter.generation),
+                try replies.send(request.encoded, to: table.records.mailboxName(process: presenter.process, generation: presenter.generation),
                                  timeout: max(0, deadline - Clock.monotonic()))
             } catch where error.errno == .connectionRefused {
                 waiting[request.request] = nil
@@ -256,7 +257,7 @@ public final class FileCoordinator: Sendable {
     private func send(_ messages: [(CoordinationTable.Presenter, PresenterMessage)], table: CoordinationTable) {
         guard !messages.isEmpty, let socket = try? DatagramSocket(name: nil) else { return }
         for (presenter, message) in messages {
-            try? socket.send(message.encoded, to: table.mailboxName(process: presenter.process, generation: presenter.generation), timeout: 1)
+            try? socket.send(message.encoded, to: table.records.mailboxName(process: presenter.process, generation: presenter.generation), timeout: 1)
         }
     }
 }

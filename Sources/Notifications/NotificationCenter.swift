@@ -1,4 +1,5 @@
 import Atomics
+import ProcessTables
 import Synchronization
 import SystemCalls
 
@@ -80,7 +81,7 @@ public final class NotificationCenter: Sendable {
             // Disarm first: only the poster that disarms sends, so rapid posts coalesce.
             guard table.holder(slot, index).compareExchange(expected: word, desired: word & ~1, ordering: .sequentiallyConsistent).exchanged else { continue }
             let process = Int((word >> 16) & 0xFFFF) - 1
-            let destination = table.mailboxName(process: process, generation: UInt32(truncatingIfNeeded: word >> 32))
+            let destination = table.records.mailboxName(process: process, generation: UInt32(truncatingIfNeeded: word >> 32))
             do {
                 try sender().send(slotMessage(slot), to: destination, timeout: 0)
             } catch where error.errno == .connectionRefused {
@@ -89,7 +90,7 @@ public final class NotificationCenter: Sendable {
             } catch {
                 // Its queue is full: it has datagrams to read, and will rescan everything once
                 // it sees the overflow flag. One more try covers a queue drained meanwhile.
-                table.recordOverflow(process).store(1, ordering: .sequentiallyConsistent)
+                table.records.word(.overflow, of: process).store(1, ordering: .sequentiallyConsistent)
                 try? sender().send(slotMessage(UInt32.max), to: destination, timeout: 0)
             }
         }

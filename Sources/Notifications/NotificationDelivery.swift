@@ -1,4 +1,5 @@
 import Atomics
+import ProcessTables
 import Synchronization
 import SystemCalls
 
@@ -25,10 +26,10 @@ extension NotificationCenter {
         do {
             let identity = try table.locked(timeout: lockTimeout) { () throws(NotificationError) -> (Int, UInt32) in
                 let identity = try table.claimProcessRecord()
-                do throws(SystemCallError) { _ = try table.recordMutex(identity.0).lock(timeout: 0.1) } catch { throw .system(error) }
+                do throws(SystemCallError) { _ = try table.records.mutex(identity.0).lock(timeout: 0.1) } catch { throw .system(error) }
                 return identity
             }
-            do throws(SystemCallError) { mailbox = try DatagramSocket(name: table.mailboxName(process: identity.0, generation: identity.1)) } catch { throw NotificationError.system(error) }
+            do throws(SystemCallError) { mailbox = try DatagramSocket(name: table.records.mailboxName(process: identity.0, generation: identity.1)) } catch { throw NotificationError.system(error) }
             state.withLock { state in
                 state.identity = identity
                 state.mailbox = mailbox
@@ -53,7 +54,7 @@ extension NotificationCenter {
                 if value == UInt32.max { rescan = true } else if value == UInt32.max - 1 { local = true } else if !slots.contains(Int(value)) { slots.append(Int(value)) }
             }
             if let process = state.withLock({ $0.identity?.process }),
-               table.recordOverflow(process).exchange(0, ordering: .sequentiallyConsistent) == 1 {
+               table.records.word(.overflow, of: process).exchange(0, ordering: .sequentiallyConsistent) == 1 {
                 rescan = true
             }
             if rescan {

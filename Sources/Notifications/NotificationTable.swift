@@ -1,5 +1,6 @@
 import Atomics
 import Hashing
+import ProcessTables
 import SystemCalls
 
 /// The shared table every process of a user maps (`notify.table` in the notification folder):
@@ -12,8 +13,8 @@ import SystemCalls
 /// Layout (version 1, native byte order, offsets in bytes):
 /// - header, 4096: magic `DINOTFY1`, version, boot id, table id, the mutex at 64, the pid of
 ///   the last lock holder at 128;
-/// - process records at 4096: 1024 × 64 (a mutex the process's delivery thread holds while the
-///   process lives, generation, pid, overflow flag, in use);
+/// - process records at 4096: 1024 × 64 (``SharedProcessRecords``: a mutex the process's
+///   delivery thread holds while the process lives, generation, pid, overflow flag, in use);
 /// - name index at 69,632: 8192 UInt32 buckets (slot + 1; 0 empty; all ones a removed name),
 ///   linear probing on a 64-bit FNV-1a hash;
 /// - name slots at 102,400: 4096 × 1088 (counter: slot generation << 40 | posts; state; hash;
@@ -26,14 +27,11 @@ import SystemCalls
 final class NotificationTable: @unchecked Sendable {
     static let magic: UInt64 = 0x3159_4654_4F4E_4944 // "DINOTFY1" little-endian
     static let version: UInt32 = 1
-    static let processCount = 1024
-    static let processRecordSize = 64
     static let bucketCount = 8192
     static let slotCount = 4096
     static let holdersPerName = 64
     static let slotSize = 1088
-    static let processesOffset = 4096
-    static let bucketsOffset = processesOffset + processCount * processRecordSize
+    static let bucketsOffset = SharedProcessRecords.end
     static let slotsOffset = bucketsOffset + bucketCount * 4
     static let size = slotsOffset + slotCount * slotSize
     static let countMask: UInt64 = (1 << 40) - 1
@@ -56,33 +54,24 @@ final class NotificationTable: @unchecked Sendable {
         case name = 576
     }
 
-    /// Where each field of a process record is, in bytes from the record's start
-    /// (``processRecordSize`` each).
-    enum RecordField: Int, CaseIterable {
-        /// The robust mutex the process's delivery thread holds while the process lives.
-        case mutex = 0
-        /// UInt32 each.
-        case generation = 40, pid = 44, overflow = 48, inUse = 52
-    }
     static let removedBucket: UInt32 = .max
 
     let mapping: SharedMemoryFile
     let path: String
     let base: UnsafeMutableRawPointer
     let mutex: SharedMutex
-    /// Random, so that socket names of two tables (two test folders) never meet.
-    let tableID: UInt64
+    /// The registered processes, each with its mailbox.
+    let records: SharedProcessRecords
 
     init(path: String) throws(SystemCallError) {
         self.path = path
         mapping = try SharedMemoryFile.table(path: path, size: Self.size, magic: Self.magic, version: Self.version) { (base) throws(SystemCallError) in
-            for index in 0..<Self.processCount {
-                try SharedMutex.initialize(at: base + Self.processesOffset + index * Self.processRecordSize)
-            }
+            try SharedProcessRecords.initialize(at: base)
         }
         base = mapping.base
         mutex = mapping.tableMutex
-        tableID = mapping.tableID
+        // The table id is random, so that socket names of two tables (two test folders) never meet.
+        records = SharedProcessRecords(base: base, tableID: mapping.tableID, mailboxPrefix: "di-notify")
     }
 
     // MARK: Words
@@ -101,19 +90,8 @@ final class NotificationTable: @unchecked Sendable {
     func holder(_ slot: Int, _ index: Int) -> UnsafeAtomic<UInt64> { atomic(slotOffset(slot) + SlotField.holders.rawValue + index * 8) }
     func slotInUse(_ slot: Int) -> UnsafeAtomic<UInt32> { atomic32(slotOffset(slot) + SlotField.inUse.rawValue) }
     func bucket(_ index: Int) -> UnsafeAtomic<UInt32> { atomic32(Self.bucketsOffset + index * 4) }
-    func recordOffset(_ process: Int) -> Int { Self.processesOffset + process * Self.processRecordSize }
-    func recordMutex(_ process: Int) -> SharedMutex { SharedMutex(at: base + recordOffset(process) + RecordField.mutex.rawValue) }
-    func recordGeneration(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.generation.rawValue) }
-    func recordPID(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.pid.rawValue) }
-    func recordOverflow(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.overflow.rawValue) }
-    func recordInUse(_ process: Int) -> UnsafeAtomic<UInt32> { atomic32(recordOffset(process) + RecordField.inUse.rawValue) }
 
     static func hash(_ name: [UInt8]) -> UInt64 { FNV1a64.hash(name) }
-
-    /// The abstract socket name of process record `process` in generation `generation`.
-    func mailboxName(process: Int, generation: UInt32) -> [UInt8] {
-        Array("di-notify/\(String(tableID, radix: 16))/\(process).\(generation)".utf8)
-    }
 
     // MARK: Lookup (no lock)
 
@@ -174,37 +152,13 @@ final class NotificationTable: @unchecked Sendable {
     /// Whether the process of holder word `word` still exists (its record mutex is held by its
     /// delivery thread; a dead holder's lock is handed to us marked so).
     func isLive(_ word: UInt64) -> Bool {
-        let process = Int((word >> 16) & 0xFFFF) - 1
-        guard process >= 0, process < Self.processCount else { return false }
-        guard recordInUse(process).load(ordering: .acquiring) == 1,
-              recordGeneration(process).load(ordering: .acquiring) == UInt32(truncatingIfNeeded: word >> 32) else { return false }
-        return processIsLive(process)
-    }
-
-    func processIsLive(_ process: Int) -> Bool {
-        switch try? recordMutex(process).tryLock() {
-        case .some:
-            // We got it: nobody holds it, so the process is gone. Give it back free.
-            recordMutex(process).unlock()
-            recordInUse(process).store(0, ordering: .releasing)
-            return false
-        default:
-            return true
-        }
+        records.isLive(Int((word >> 16) & 0xFFFF) - 1, generation: UInt32(truncatingIfNeeded: word >> 32))
     }
 
     /// Claims a process record for this process (under the lock); its index and generation.
     func claimProcessRecord() throws(NotificationError) -> (Int, UInt32) {
-        for process in 0..<Self.processCount {
-            if recordInUse(process).load(ordering: .acquiring) == 1 && processIsLive(process) { continue }
-            let generation = recordGeneration(process).load(ordering: .relaxed) &+ 1
-            recordGeneration(process).store(generation, ordering: .releasing)
-            recordPID(process).store(UInt32(bitPattern: CurrentProcess.id), ordering: .relaxed)
-            recordOverflow(process).store(0, ordering: .relaxed)
-            recordInUse(process).store(1, ordering: .releasing)
-            return (process, generation)
-        }
-        throw .tableFull(path: path, limit: "\(Self.processCount) processes")
+        guard let claimed = records.claim() else { throw .tableFull(path: path, limit: "\(SharedProcessRecords.count) processes") }
+        return claimed
     }
 
     /// The slot for `name`, added when missing (under the lock). A name whose every holder is

@@ -1,11 +1,11 @@
 import Testing
 @testable import Notifications
-import SystemCalls
 
-/// The shared table's named fields (``NotificationTable/SlotField``, ``NotificationTable/RecordField``)
-/// fit their slot and record without overlapping: a field moved onto another, or past the end,
-/// fails here before two processes disagree about the table. (Every field is written and read
-/// back by real processes in the other notification tests.)
+/// The shared table's named slot fields (``NotificationTable/SlotField``) fit their slot without
+/// overlapping, and its parts start where layout version 1 says: a field moved onto another, or
+/// past the end, fails here before two processes disagree about the table. (Every field is
+/// written and read back by real processes in the other notification tests; the process records
+/// are ProcessTablesTests'.)
 @Suite struct NotificationTableLayoutTests {
     @Test func slotFieldsFitAndDoNotOverlap() {
         typealias T = NotificationTable
@@ -17,13 +17,10 @@ import SystemCalls
         #expect(T.SlotField.allCases.allSatisfy { $0.rawValue % ($0 == .name ? 1 : 4) == 0 })
     }
 
-    @Test func recordFieldsFitAndDoNotOverlap() {
+    @Test func partsStartWhereVersionOneSays() {
         typealias T = NotificationTable
-        let mutexEnd = T.RecordField.generation.rawValue
-        let spans = [(T.RecordField.mutex.rawValue, mutexEnd)] + T.RecordField.allCases.filter { $0 != .mutex }.map { ($0.rawValue, $0.rawValue + 4) }
-        let sorted = spans.sorted { $0.0 < $1.0 }
-        for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(a.1 <= b.0, "\(a) overlaps \(b)") }
-        #expect(sorted.last!.1 <= T.processRecordSize)
-        #expect(SharedMutex.size <= mutexEnd)
+        #expect(T.bucketsOffset == 69_632)
+        #expect(T.slotsOffset == 102_400)
+        #expect(T.size == 102_400 + 4096 * 1088)
     }
 }
