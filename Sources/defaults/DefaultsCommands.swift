@@ -20,19 +20,18 @@ struct DefaultsCommands {
 
     func run() throws(Failure) -> Int32 {
         if root.origin == .explicit && !root.exists { throw Failure(message: "defaults: \(root.absence)", status: 2) }
-        switch command.verb ?? "read" {
-        case "read": try readVerb()
-        case "read-type":
+        switch command.verb(DefaultsVerb.self) ?? .read {
+        case .read: try readVerb()
+        case .readType:
             let value = try value(operands[1], in: operands[0])
             Output.line("Type is " + DefaultsDescription.typeName(value))
-        case "write": try writeVerb()
-        case "delete": try delete()
-        case "rename": try renameVerb()
-        case "domains": Output.line(DefaultsDomain.all(on: root).joined(separator: ", "))
-        case "find": try find(operands[0])
-        case "export": try export()
-        case "import": try importDomain()
-        default: throw Failure(message: "defaults: unknown verb", status: 2)
+        case .write: try writeVerb()
+        case .delete: try delete()
+        case .rename: try renameVerb()
+        case .domains: Output.line(DefaultsDomain.all(on: root).joined(separator: ", "))
+        case .find: try find(operands[0])
+        case .export: try export()
+        case .import: try importDomain()
         }
         return 0
     }
@@ -180,7 +179,7 @@ struct DefaultsCommands {
     /// The defaults of a domain to write, its folder created.
     func writable(_ domain: String) throws(Failure) -> SharedDefaults {
         let location = try location(domain)
-        if !command.flag("--new-domain") && !DefaultsDomain.exists(location) {
+        if !command.flag(.newDomain) && !DefaultsDomain.exists(location) {
             let known = DefaultsDomain.known(on: root)
             if !known.contains(domain) {
                 let suggestion = Spelling.nearest(to: domain, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""

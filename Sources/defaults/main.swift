@@ -3,8 +3,8 @@ import AppRegistry
 import SharedDefaults
 import ToolSupport
 
-ToolMain.run(defaultsSpec) { command in
-    let tool = DefaultsCommands(command: command, root: DeviceRoot.resolve(explicit: command.value("--root")))
+ToolMain.run(defaultsSpec, options: DefaultsOption.self, verbs: DefaultsVerb.self) { command in
+    let tool = DefaultsCommands(command: command, root: DeviceRoot.resolve(explicit: command[.root]))
     do throws(Failure) {
         return try tool.run()
     } catch {

@@ -7,19 +7,19 @@ import Receiver
 import ToolSupport
 import UniformTypes
 
-ToolMain.run(inboxdSpec) { command in
-    var options = DeviceReceiver.Options(root: DeviceRoot.resolve(explicit: command.value("--root")))
-    options.app = command.value("--app")
-    options.workingFolder = command.value("--working-folder")
-    options.senders = SenderAllowList(command.all("--allow-sender"))
-    if let limit = command.value("--max-size").flatMap(Int64.init) { options.sizeLimit = limit }
-    if let seconds = command.value("--rescan").flatMap(Double.init) { options.rescanInterval = seconds }
+ToolMain.run(inboxdSpec, options: InboxdOption.self, verbs: InboxdVerb.self) { command in
+    var options = DeviceReceiver.Options(root: DeviceRoot.resolve(explicit: command[.root]))
+    options.app = command[.app]
+    options.workingFolder = command[.workingFolder]
+    options.senders = SenderAllowList(command.all(.allowSender))
+    if let limit = command[.maxSize].flatMap(Int64.init) { options.sizeLimit = limit }
+    if let seconds = command[.rescan].flatMap(Double.init) { options.rescanInterval = seconds }
     if options.workingFolder != nil && options.app == nil {
         Output.error("inboxd: --working-folder needs --app (each app has its own)")
         return 2
     }
-    let verb = command.verb ?? "once"
-    let level = command.value("--log-level").flatMap(Logger.Level.init(rawValue:)) ?? (verb == "run" ? .info : .warning)
+    let verb = command.verb(InboxdVerb.self) ?? .once
+    let level = command[.logLevel].flatMap(Logger.Level.init(rawValue:)) ?? (verb == .run ? .info : .warning)
     LoggingSystem.bootstrap { _ in LogfmtHandler(level: level) }
     let logger = Logger(label: "inboxd")
     let receiver: DeviceReceiver
@@ -27,41 +27,38 @@ ToolMain.run(inboxdSpec) { command in
         Output.error("inboxd: \(error)")
         return 2
     }
-    let json = command.flag("--json")
+    let json = command.flag(.json)
     do {
         switch verb {
-        case "run":
+        case .run:
             try InboxWatcher(receiver: receiver) { app, outcomes in
                 InboxdReport.log(app, outcomes, logger: logger)
             }.run()
             logger.info("stopped")
-        case "once":
+        case .once:
             let into = options.workingFolder.map { $0 + "/" } ?? "Documents/"
             for pass in try receiver.passOnce() {
                 InboxdReport.log(pass.app, pass.outcomes, logger: logger)
                 InboxdReport.print(pass.app, pass.outcomes, into: into)
             }
-        case "status":
+        case .status:
             let apps = try receiver.status()
             if json { Output.line(InboxdReport.json(.array(apps.map(InboxdReport.statusValue)))) }
             else { for app in apps { Output.line(InboxdReport.statusLine(app)) } }
-        case "history":
+        case .history:
             let apps = try receiver.history()
             if json {
                 Output.line(InboxdReport.json(.array(apps.flatMap { app in app.entries.map { InboxdReport.historyValue(app.app, $0) } })))
             } else {
                 for app in apps { for entry in app.entries { Output.line(InboxdReport.historyLine(app.app, entry)) } }
             }
-        case "recover":
+        case .recover:
             let apps = try receiver.recover()
             if json {
                 Output.line(InboxdReport.json(.array(apps.map { .dictionary(["app": .string($0.app), "unfinished": .integer(Int64($0.unfinished))]) })))
             } else {
                 for app in apps { Output.line("\(app.app): \(app.unfinished) moves left unfinished (owned by running receivers)") }
             }
-        default:
-            Output.error("inboxd: name a verb (run, once, status, history, recover)")
-            return 2
         }
     } catch {
         Output.error("inboxd: \(error)")

@@ -17,7 +17,7 @@ struct OpeninCommands {
 
     init(_ command: ParsedCommand) {
         self.command = command
-        root = DeviceRoot.resolve(explicit: command.value("--root"))
+        root = DeviceRoot.resolve(explicit: command[.root])
     }
 
     /// The registry (``RegistryStore/forQuery(root:)``: the root named must exist, a catalog found).
@@ -26,11 +26,14 @@ struct OpeninCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        if command.verb == "watch" { return try DesktopWatcher.watch(idleExit: command.value("--idle-exit").flatMap(Double.init)) }
-        if command.verb == "default" { return try DefaultsCommand(root: root, registry: try registry(), json: command.flag("--json")).run(command.operands) }
+        switch command.verb(OpeninVerb.self) {
+        case .watch: return try DesktopWatcher.watch(idleExit: command[.idleExit].flatMap(Double.init))
+        case .default: return try DefaultsCommand(root: root, registry: try registry(), json: command.flag(.json)).run(command.operands)
+        case nil: break
+        }
         let documents = command.operands
         guard !documents.isEmpty else { throw Failure(message: "name at least one document (see openin --help)") }
-        if command.value("--to") != nil && command.value("--activity") != nil { throw Failure(message: "--to and --activity exclude each other") }
+        if command[.to] != nil && command[.activity] != nil { throw Failure(message: "--to and --activity exclude each other") }
         let registry = try registry()
         for path in documents where FileSystem.status(path) == nil {
             // A mistyped verb (`openin defualt`) reads as a document that does not exist.
@@ -40,13 +43,13 @@ struct OpeninCommands {
         }
         let autostart: WatcherAutostart
         do { autostart = try WatcherAutostart.current() } catch { throw Failure(message: "\(error)") }
-        let everyApp = command.flag("--all") || command.value("--to") != nil
+        let everyApp = command.flag(.all) || command[.to] != nil
         // Linux desktop applications are offered when no device root was named (`--root` stands
         // for another device), or with --desktop-apps; never with --no-desktop-apps.
-        let desktopApps = !command.flag("--no-desktop-apps") && (command.flag("--desktop-apps") || root.origin != .explicit)
+        let desktopApps = !command.flag(.noDesktopApps) && (command.flag(.desktopApps) || root.origin != .explicit)
         let configuration = DocumentChooser.Configuration(
-            sourceApplication: command.value("--from") ?? Delivery.defaultSourceApplication, exclude: Set(command.all("--exclude")),
-            apps: everyApp ? .every : .relevant, desktopApps: desktopApps ? LinuxApps(mode: command.flag("--gio") ? .gio : .recommended) : nil)
+            sourceApplication: command[.from] ?? Delivery.defaultSourceApplication, exclude: Set(command.all(.exclude)),
+            apps: everyApp ? .every : .relevant, desktopApps: desktopApps ? LinuxApps(mode: command.flag(.gio) ? .gio : .recommended) : nil)
         let chooser: DocumentChooser
         do { chooser = try DocumentChooser(root: root, registry: registry, configuration: configuration) } catch { throw Failure(message: "\(error)") }
         let choices = chooser.choices(for: documents)
@@ -54,11 +57,11 @@ struct OpeninCommands {
         // When the query ends (on every path, before the exits below as well), a watcher is
         // started if later queries would gain from one.
         defer { DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices) }
-        if let target = command.value("--to") { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
-        if let type = command.value("--activity") { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
+        if let target = command[.to] { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
+        if let type = command[.activity] { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
         let sheet = choices.sheet
         // Started from the desktop (no terminal at all), or --dialog: the same rows as a dialog.
-        if DesktopDialog.trigger(asked: command.flag("--dialog"), list: command.flag("--list") || command.flag("--json")) != .never {
+        if DesktopDialog.trigger(asked: command.flag(.dialog), list: command.flag(.list) || command.flag(.json)) != .never {
             let dialog = try DesktopDialog.find()
             do throws(Failure) {
                 guard !choices.rows.isEmpty else { throw Failure(message: "nothing can take \(choices.documentsPhrase)", status: 1) }
@@ -76,14 +79,14 @@ struct OpeninCommands {
         // Once the sheet is printed, exit with the sheet, the chooser and the indexes still alive:
         // the process's exit frees them at once instead of object by object (a twentieth of a
         // `--list --json` on 2,650 desktop files), as plutil does.
-        if command.flag("--json") {
-            let explain = command.flag("--explain")
-            Output.text(SheetText.json(sheet, all: command.flag("--all"), details: choices.includesDesktopApps ? { choices.details($0, explain: explain) } : nil))
+        if command.flag(.json) {
+            let explain = command.flag(.explain)
+            Output.text(SheetText.json(sheet, all: command.flag(.all), details: choices.includesDesktopApps ? { choices.details($0, explain: explain) } : nil))
             DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices)
             withExtendedLifetime((choices, chooser)) { ToolMain.exitProcess(sheet.apps.isEmpty && sheet.activities.isEmpty ? 1 : 0) }
         }
-        if command.flag("--list") || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
-            Output.text(SheetText.plain(sheet, explain: command.flag("--explain"), all: command.flag("--all"),
+        if command.flag(.list) || !CurrentProcess.isTerminal(0) || !CurrentProcess.isTerminal(1) {
+            Output.text(SheetText.plain(sheet, explain: command.flag(.explain), all: command.flag(.all),
                                         details: choices.includesDesktopApps ? { entry, document in choices.explanation(entry, document: document) } : nil))
             DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices)
             withExtendedLifetime((choices, chooser)) { ToolMain.exitProcess(sheet.apps.isEmpty ? 1 : 0) }
@@ -96,7 +99,7 @@ struct OpeninCommands {
     }
 
     func annotation() throws(Failure) -> PropertyList? {
-        guard let text = command.value("--annotation") else { return nil }
+        guard let text = command[.annotation] else { return nil }
         do {
             if text.hasPrefix("@") { return try PropertyListReader.read(contentsOf: .init(String(text.dropFirst()))).value }
             return try PropertyListReader.read(Array(text.utf8)).value
@@ -117,17 +120,17 @@ struct OpeninCommands {
         }
         var destination: String?
         if case .activity(let activity) = row.handler, case .copyToFolder = activity.kind {
-            if let dialog, command.value("--destination") == nil {
+            if let dialog, command[.destination] == nil {
                 guard let folder = try dialog.folder() else { throw Failure(message: "cancelled", status: 1) }
                 destination = folder
             } else {
-                destination = try FolderPrompt.destination(given: command.value("--destination"))
+                destination = try FolderPrompt.destination(given: command[.destination])
             }
         }
         let annotation = try annotation()
         let outcomes: [ChooserOutcome]
         do {
-            outcomes = try chooser.perform(row, of: choices, annotation: annotation, launch: !command.flag("--no-launch"),
+            outcomes = try chooser.perform(row, of: choices, annotation: annotation, launch: !command.flag(.noLaunch),
                                            destination: destination, progress: progressBar(for:))
         } catch {
             throw Failure(message: "\(error)")

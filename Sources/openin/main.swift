@@ -1,7 +1,7 @@
 // `openin`: which apps and activities can take a document, and hand it over (docs/handlers.md).
 import ToolSupport
 
-ToolMain.run(openinSpec) { command in
+ToolMain.run(openinSpec, options: OpeninOption.self, verbs: OpeninVerb.self) { command in
     do throws(OpeninCommands.Failure) {
         return try OpeninCommands(command).run()
     } catch {

@@ -17,7 +17,7 @@ struct OpenurlCommands {
 
     init(_ command: ParsedCommand) {
         self.command = command
-        root = DeviceRoot.resolve(explicit: command.value("--root"))
+        root = DeviceRoot.resolve(explicit: command[.root])
     }
 
     /// The registry (``RegistryStore/forQuery(root:)``: the root named must exist, a catalog found).
@@ -32,22 +32,22 @@ struct OpenurlCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        switch command.verb {
-        case "default": return try defaults(command.operands)
-        case "desktop": return try desktop(command.operands[0])
-        default: break
+        switch command.verb(OpenurlVerb.self) {
+        case .default: return try defaults(command.operands)
+        case .desktop: return try desktop(command.operands[0])
+        case nil: break
         }
         guard command.operands.count == 1 else { throw Failure(message: "name one URL, or - to read it from standard input (see openurl --help)") }
-        if command.flag("--can") && command.flag("--list") { throw Failure(message: "--can and --list exclude each other") }
+        if command.flag(.can) && command.flag(.list) { throw Failure(message: "--can and --list exclude each other") }
         let text = try urlText(command.operands[0])
-        if command.flag("--list") { return try list(text) }
+        if command.flag(.list) { return try list(text) }
         let url: SchemeURL
         do { url = try SchemeURL(text) } catch {
             // A mistyped verb (`openurl defualt`) reads as a URL without a scheme.
             let verb = Spelling.nearest(to: text, among: openurlSpec.verbs.map(\.name)).map { " (did you mean the verb \($0)?)" } ?? ""
             throw Failure(message: "\(error)\(verb)")
         }
-        if command.flag("--can") { return try can(url) }
+        if command.flag(.can) { return try can(url) }
         return try openURL(url)
     }
 
@@ -62,7 +62,7 @@ struct OpenurlCommands {
     }
 
     func annotation() throws(Failure) -> PropertyList? {
-        guard let text = command.value("--annotation") else { return nil }
+        guard let text = command[.annotation] else { return nil }
         var options = PropertyListReadOptions()
         options.readsJSON = true
         do {
@@ -78,13 +78,13 @@ struct OpenurlCommands {
     }
 
     func openURL(_ url: SchemeURL) throws(Failure) -> Int32 {
-        var opener = URLOpener(root: root, directory: try directory(), sourceApplication: command.value("--from") ?? URLOpener.defaultSourceApplication,
+        var opener = URLOpener(root: root, directory: try directory(), sourceApplication: command[.from] ?? URLOpener.defaultSourceApplication,
                                annotation: try annotation())
-        opener.launch = !command.flag("--no-launch")
-        opener.desktopHandoff = !command.flag("--no-desktop")
+        opener.launch = !command.flag(.noLaunch)
+        opener.desktopHandoff = !command.flag(.noDesktop)
         let outcome: URLOpener.Outcome
         do {
-            if let target = command.value("--to") { outcome = try opener.open(url, with: target) } else { outcome = try opener.open(url) }
+            if let target = command[.to] { outcome = try opener.open(url, with: target) } else { outcome = try opener.open(url) }
         } catch {
             switch error {
             case .noHandler, .doesNotHandle, .handoffLoop, .noDesktopHandler: throw Failure(message: "\(error)", status: 1)
@@ -104,7 +104,7 @@ struct OpenurlCommands {
     }
 
     func can(_ url: SchemeURL) throws(Failure) -> Int32 {
-        guard let sender = command.value("--from") else { throw Failure(message: "--can needs --from BUNDLE-ID: canOpenURL answers for one app") }
+        guard let sender = command[.from] else { throw Failure(message: "--can needs --from BUNDLE-ID: canOpenURL answers for one app") }
         let directory = try directory()
         let answer = directory.canOpen(url, from: sender)
         // An unknown sender is a mistake to name, not a silent no.
@@ -113,7 +113,7 @@ struct OpenurlCommands {
             let suggestion = Spelling.nearest(to: sender, among: known).map { " (did you mean \($0)?)" } ?? ""
             throw Failure(message: "--from \(sender): no registered app of that name on \(root.path)\(suggestion)")
         }
-        if command.flag("--explain") { Output.line(answer.description) }
+        if command.flag(.explain) { Output.line(answer.description) }
         return answer.canOpen ? 0 : 1
     }
 
@@ -126,7 +126,7 @@ struct OpenurlCommands {
             do { scheme = try SchemeURL(text).normalizedScheme } catch { throw Failure(message: "\(error)") }
         }
         let resolution = try directory().resolve(scheme)
-        if command.flag("--json") {
+        if command.flag(.json) {
             let apps = resolution.candidates.map { c in
                 PropertyList.dictionary(["bundleIdentifier": .string(c.app.bundleIdentifier), "name": .string(c.app.name),
                                          "role": .string(c.urlType.role.rawValue), "userDefault": .bool(c.isUserDefault),
@@ -148,9 +148,9 @@ struct OpenurlCommands {
             : "\(scheme): \(first.app.name) (\(first.app.bundleIdentifier)) opens its URLs")
         for (i, candidate) in resolution.candidates.enumerated() {
             Output.line("\(i + 1). \(candidate.app.name) (\(candidate.app.bundleIdentifier))")
-            if command.flag("--explain") { Output.line("   why: \(candidate.reason)") }
+            if command.flag(.explain) { Output.line("   why: \(candidate.reason)") }
         }
-        if resolution.isContested && command.flag("--explain") {
+        if resolution.isContested && command.flag(.explain) {
             Output.line("contested: iOS leaves the choice undefined; here the user's default comes first, then the app whose bundle identifier is the scheme, then role (Editor, Viewer, Shell), then bundle identifier (docs/url-schemes.md). Choose with: openurl default set \(scheme) BUNDLE-ID")
         }
         if let stale = resolution.staleDefault { Output.line("note: the default \(stale) set for \(scheme) no longer handles it and is ignored") }
@@ -185,7 +185,7 @@ struct OpenurlCommands {
             Output.line(app)
             return 0
         case ("list", 1):
-            if command.flag("--json") {
+            if command.flag(.json) {
                 let entries = store.entries.map { PropertyList.dictionary(["scheme": .string($0.key), "app": .string($0.value)]) }
                 Output.text(String(decoding: (try? JSONPropertyListWriter(prettyPrinted: true).write(.array(entries))) ?? [], as: UTF8.self) + "\n")
             } else {

@@ -2,7 +2,7 @@
 // a scheme (docs/url-schemes.md).
 import ToolSupport
 
-ToolMain.run(openurlSpec) { command in
+ToolMain.run(openurlSpec, options: OpenurlOption.self, verbs: OpenurlVerb.self) { command in
     do throws(OpenurlCommands.Failure) {
         return try OpenurlCommands(command).run()
     } catch {

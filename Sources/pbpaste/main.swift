@@ -10,22 +10,22 @@ func writeOut(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
     try OwnedDescriptor.duplicate(borrowing: 1).writeAll(bytes)
 }
 
-ToolMain.run(pbpasteSpec) { command in
+ToolMain.run(pbpasteSpec, options: PbpasteOption.self) { command in
     if !command.operands.isEmpty {
         Output.error("pbpaste: takes no operands, not '\(command.operands.joined(separator: " "))'")
         return 2
     }
-    let store = PasteboardStore(root: DeviceRoot.resolve(explicit: command.value("--root")))
-    let name = PasteboardName(command.value("-pboard") ?? "general")
+    let store = PasteboardStore(root: DeviceRoot.resolve(explicit: command[.root]))
+    let name = PasteboardName(command[.pboard] ?? "general")
     do {
         guard let board = try store.pasteboard(named: name, create: false) else { throw PasteboardError.notFound(name) }
         let contents = try board.contents()
-        if command.flag("--change-count") { Output.line(String(contents.changeCount)) }
-        if command.flag("--types") {
+        if command.flag(.changeCount) { Output.line(String(contents.changeCount)) }
+        if command.flag(.types) {
             for item in 0..<contents.numberOfItems { Output.line(contents.types(inItem: item).joined(separator: "\t")) }
         }
-        if command.flag("--change-count") || command.flag("--types") { return 0 }
-        if let type = command.value("--type") {
+        if command.flag(.changeCount) || command.flag(.types) { return 0 }
+        if let type = command[.type] {
             guard let match = contents.firstMatch(for: type) else {
                 Output.error("pbpaste: pasteboard '\(name)' has no representation of type \(type)")
                 return 1
@@ -33,7 +33,7 @@ ToolMain.run(pbpasteSpec) { command in
             try contents.withBytes(item: match.item, representation: match.representation) { try writeOut($0) }
             return 0
         }
-        let prefer = command.value("-Prefer").flatMap(PasteboardText.Preference.init(rawValue:)) ?? .txt
+        let prefer = command[.Prefer].flatMap(PasteboardText.Preference.init(rawValue:)) ?? .txt
         let encoding = PasteboardText.Encoding.fromEnvironment()
         for type in PasteboardText.pasteOrder(prefer: prefer) {
             guard let match = contents.firstMatch(for: type) else { continue }

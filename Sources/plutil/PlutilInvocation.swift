@@ -35,27 +35,26 @@ struct PlutilInvocation {
     init(_ command: ParsedCommand) throws(UsageError) {
         func path(_ k: Int) -> PropertyListPath { PropertyListPath(dotted: command.arguments[k][0]) }
         func format(_ k: Int) -> PropertyListFormat { PropertyListFormat(rawValue: command.arguments[k][0]) ?? .xml }
-        switch command.verb {
-        case nil, "-lint"?: verb = .lint
-        case "-help"?: verb = .help
-        case "-p"?: verb = .print
-        case "-convert"?: verb = .convert(format(0))
-        case "-create"?: verb = .create(format(0))
-        case "-extract"?: verb = .extract(path(0), format: command.arguments[1][0])
-        case "-type"?: verb = .type(path(0))
-        case "-remove"?: verb = .edit(.remove, path(0), nil)
-        case "-insert"?: verb = .edit(command.flag("-append") ? .append : .insert, path(0), try Self.typedValue(command.arguments[1]))
-        case "-replace"?: verb = .edit(.replace, path(0), try Self.typedValue(command.arguments[1]))
-        case let other?: throw UsageError(message: "unknown command \(other)")
+        switch command.verb(PlutilVerb.self) {
+        case nil, .lint: verb = .lint
+        case .help: verb = .help
+        case .print: verb = .print
+        case .convert: verb = .convert(format(0))
+        case .create: verb = .create(format(0))
+        case .extract: verb = .extract(path(0), format: command.arguments[1][0])
+        case .type: verb = .type(path(0))
+        case .remove: verb = .edit(.remove, path(0), nil)
+        case .insert: verb = .edit(command.flag(.append) ? .append : .insert, path(0), try Self.typedValue(command.arguments[1]))
+        case .replace: verb = .edit(.replace, path(0), try Self.typedValue(command.arguments[1]))
         }
         files = command.operands
-        output = command.value("-o")
-        outputExtension = command.value("-e")
-        silent = command.flag("-s")
-        humanReadableJSON = command.flag("-r")
-        omitNewline = command.flag("-n")
-        expectedType = command.value("-expect")
-        unarchive = command.flag("-unarchive")
+        output = command[.output]
+        outputExtension = command[.outputExtension]
+        silent = command.flag(.silent)
+        humanReadableJSON = command.flag(.humanReadable)
+        omitNewline = command.flag(.omitNewline)
+        expectedType = command[.expect]
+        unarchive = command.flag(.unarchive)
         if case .help = verb { return }
         // `-unarchive` alone prints the resolved graph as XML; it never rewrites the archive.
         if unarchive, command.verb == nil {

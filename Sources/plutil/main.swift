@@ -1,7 +1,7 @@
 // `plutil`: check, print, convert and edit property lists, compatible with Apple's tool.
 import ToolSupport
 
-ToolMain.run(plutilSpec) { command in
+ToolMain.run(plutilSpec, options: PlutilOption.self, verbs: PlutilVerb.self) { command in
     let invocation: PlutilInvocation
     do throws(PlutilInvocation.UsageError) { invocation = try PlutilInvocation(command) } catch {
         Output.error("plutil: \(error.message)\nSee plutil -help.")

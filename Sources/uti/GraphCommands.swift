@@ -70,7 +70,7 @@ extension UtiCommands {
             for p in r.parents(of: n) { dot += "  \(quoted(r.identifier(of: n))) -> \(quoted(r.identifier(of: p)));\n" }
         }
         dot += "}\n"
-        switch command.value("--format") ?? "dot" {
+        switch command[.format] ?? "dot" {
         case "dot": Output.text(dot)
         case "svg":
             guard let svg = ExternalCommand.run(["dot", "-Tsvg"], input: Array(dot.utf8)) else {

@@ -9,7 +9,7 @@ import UniformTypes
 extension UtiCommands {
     func lint() throws(Failure) -> Int32 {
         let catalog = try requiredCatalog()
-        let ignored = Set(command.all("--ignore").compactMap(LintRule.init(rawValue:)))
+        let ignored = Set(command.all(.ignore).compactMap(LintRule.init(rawValue:)))
         let others = root.exists ? AppBundle.all(on: root).apps : []
         let linter = InfoPlistLinter(catalog: RegistryStore.catalogOnly(catalog), variables: try variables(), otherApps: others, ignoring: ignored)
         var errors = 0, warnings = 0

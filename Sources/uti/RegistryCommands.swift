@@ -8,7 +8,7 @@ extension UtiCommands {
     /// The build variables given with `--define NAME=VALUE`.
     func variables() throws(Failure) -> BuildVariables {
         var values: [String: String] = [:]
-        for definition in command.all("--define") {
+        for definition in command.all(.define) {
             guard let eq = definition.firstIndex(of: "="), eq != definition.startIndex else {
                 throw Failure(message: "--define takes NAME=VALUE, not '\(definition)'")
             }
@@ -22,7 +22,7 @@ extension UtiCommands {
         _ = try requiredCatalog()
         for path in operands {
             do {
-                let name = try Registration.register(path, on: root, variables: variables, creatingRoot: command.flag("--create-root") || root.origin == .userDefault)
+                let name = try Registration.register(path, on: root, variables: variables, creatingRoot: command.flag(.createRoot) || root.origin == .userDefault)
                 if !quiet { Output.line("registered \(name)") }
             } catch {
                 if case .noDeviceRootToCreate = error { throw Failure(message: "\(error)") }

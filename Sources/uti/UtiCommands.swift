@@ -12,13 +12,13 @@ struct UtiCommands {
 
     init(_ command: ParsedCommand) {
         self.command = command
-        root = DeviceRoot.resolve(explicit: command.value("--root"))
+        root = DeviceRoot.resolve(explicit: command[.root])
         catalog = TypeCatalog.directory(for: root)
     }
 
     var operands: [String] { command.operands }
-    var json: Bool { command.flag("--json") }
-    var quiet: Bool { command.flag("--quiet") }
+    var json: Bool { command.flag(.json) }
+    var quiet: Bool { command.flag(.quiet) }
 
     /// The catalog, or the failure naming every place looked in: without one, every answer
     /// would be a dynamic type.
@@ -43,22 +43,22 @@ struct UtiCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        switch command.verb ?? "" {
-        case "conforms": return try conforms()
-        case "info": return try info()
-        case "for-extension": return try forTags(.filenameExtension)
-        case "for-mime": return try forTags(.mimeType)
-        case "for-file": return try forFiles()
-        case "tree": return try tree()
-        case "subtypes": return try subtypes()
-        case "register": return try register()
-        case "unregister": return try unregister()
-        case "rebuild": return try rebuild()
-        case "lint": return try lint()
-        case "graph": return try graph()
-        case "completions": return try completions()
-        case "dump": return try dump()
-        default: throw Failure(message: "name a verb (see uti --help)")
+        switch command.verb(UtiVerb.self) {
+        case .conforms: return try conforms()
+        case .info: return try info()
+        case .forExtension: return try forTags(.filenameExtension)
+        case .forMime: return try forTags(.mimeType)
+        case .forFile: return try forFiles()
+        case .tree: return try tree()
+        case .subtypes: return try subtypes()
+        case .register: return try register()
+        case .unregister: return try unregister()
+        case .rebuild: return try rebuild()
+        case .lint: return try lint()
+        case .graph: return try graph()
+        case .completions: return try completions()
+        case .dump: return try dump()
+        case nil: throw Failure(message: "name a verb (see uti --help)")
         }
     }
 
@@ -73,13 +73,13 @@ struct UtiCommands {
     func info() throws(Failure) -> Int32 {
         let r = try registry()
         let t: UTType
-        if let ext = command.value("--extension") {
+        if let ext = command[.extension] {
             guard let found = UTType(filenameExtension: ext, in: r) else { throw Failure(message: "no type for extension \(ext)") }
             t = found
-        } else if let mime = command.value("--mime") {
+        } else if let mime = command[.mime] {
             guard let found = UTType(mimeType: mime, in: r) else { throw Failure(message: "no type for MIME type \(mime)") }
             t = found
-        } else if let path = command.value("--file") {
+        } else if let path = command[.file] {
             guard FileSystem.exists(path) else { throw Failure(message: "\(path): no such file") }
             t = FileTypeDetector(registry: r).type(ofFileAt: path).type
         } else {
@@ -97,10 +97,10 @@ struct UtiCommands {
     func forTags(_ tagClass: TagClass) throws(Failure) -> Int32 {
         let r = try registry()
         let constraint: UTType?
-        if let c = command.value("--conforming-to") { constraint = try type(c, in: r) } else { constraint = UTType("public.data", in: r) }
+        if let c = command[.conformingTo] { constraint = try type(c, in: r) } else { constraint = UTType("public.data", in: r) }
         var values: [PropertyList] = []
         for tag in operands {
-            if command.flag("--all") {
+            if command.flag(.all) {
                 let candidates = UTType.types(tag: tag, tagClass: tagClass, conformingTo: constraint, in: r)
                 let ids = candidates.isEmpty
                     ? [UTType(tag: tag, tagClass: tagClass, conformingTo: constraint, in: r)?.identifier ?? ""]
@@ -120,17 +120,17 @@ struct UtiCommands {
     func forFiles() throws(Failure) -> Int32 {
         let detector = FileTypeDetector(registry: try registry())
         var values: [PropertyList] = []
-        let evidence = command.value("--by").flatMap(FileTypeDetector.Evidence.init(rawValue:)) ?? .nameAndContent
+        let evidence = command[.by].flatMap(FileTypeDetector.Evidence.init(rawValue:)) ?? .nameAndContent
         for path in operands {
             guard FileSystem.exists(path) else { throw Failure(message: "\(path): no such file") }
             let answer = detector.type(ofFileAt: path, judgedBy: evidence)
             // What nothing names is application/octet-stream, as GIO says.
             let mime = answer.mimeType ?? "application/octet-stream"
-            let shown = command.flag("--mime") ? mime : answer.type.identifier
+            let shown = command.flag(.mime) ? mime : answer.type.identifier
             if json {
                 values.append(.dictionary(["path": .string(path), "identifier": .string(answer.type.identifier), "mimeType": .string(mime),
                                            "reason": .string(answer.rule.description)]))
-            } else if command.flag("--explain") {
+            } else if command.flag(.explain) {
                 Output.line("\(TerminalText.escaped(path)): \(shown) (\(answer.rule))")
             } else {
                 Output.line(shown)

@@ -1,7 +1,7 @@
 // `uti`: query and maintain the type registry of a device root (docs/types.md).
 import ToolSupport
 
-ToolMain.run(utiSpec) { command in
+ToolMain.run(utiSpec, options: UtiOption.self, verbs: UtiVerb.self) { command in
     do throws(UtiCommands.Failure) {
         return try UtiCommands(command).run()
     } catch {

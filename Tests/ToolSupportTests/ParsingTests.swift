@@ -5,6 +5,13 @@ import ToolSupport
 /// its own: options before or after the verb, `--name=value`, repeatable options, `--`, and
 /// errors that name the word and suggest what was meant.
 @Suite struct ParsingTests {
+    enum DemoOption: String, OptionName {
+        case root = "--root", exclude = "--exclude", list = "--list", fast = "--fast"
+    }
+    enum DemoVerb: String, VerbName {
+        case send, list
+    }
+
     static let spec: ToolSpec = {
         var exclude = OptionSpec("--exclude", value: .text("ID"), repeatable: true, help: "leave out")
         exclude.mistakenFor = ["--without"]
@@ -21,12 +28,13 @@ import ToolSupport
 
     @Test func optionsStandBeforeOrAfterTheVerb() throws {
         let parsed = try Self.spec.parse(["--root", "/r", "send", "a", "--exclude=x", "--exclude", "y", "--fast", "--", "--not-an-option"])
-        #expect(parsed.verb == "send")
-        #expect(parsed.value("--root") == "/r")
-        #expect(parsed.all("--exclude") == ["x", "y"])
-        #expect(parsed.flag("--fast") && !parsed.flag("--list"))
+        #expect(parsed.verb(DemoVerb.self) == .send)
+        #expect(parsed.lastValue(DemoOption.root) == "/r")
+        #expect(parsed.allValues(DemoOption.exclude) == ["x", "y"])
+        #expect(parsed.isGiven(DemoOption.fast) && !parsed.isGiven(DemoOption.list))
         #expect(parsed.operands == ["a", "--not-an-option"])
-        #expect(try Self.spec.parse(["-l"]).flag("--list"))
+        #expect(try Self.spec.parse(["-l"]).isGiven(DemoOption.list))
+        #expect(try Self.spec.parse([]).verb(DemoVerb.self) == nil)
     }
 
     @Test func mistakesAreNamedWithWhatWasMeant() {
@@ -38,5 +46,17 @@ import ToolSupport
         #expect(error(["--root"]).contains("--root needs a value"))
         // Another verb's option: said so, not "unknown".
         #expect(error(["list", "--fast"]) == "--fast does not apply to 'list'")
+    }
+
+    /// The enums a tool reads its command through agree with its spec, or say where not
+    /// (what `TOOL --check-names` prints; the snapshot tests run it for every tool).
+    @Test func namesAndTheSpecAreCheckedAgainstEachOther() {
+        #expect(Self.spec.mismatches(options: DemoOption.self, verbs: DemoVerb.self).isEmpty)
+        enum Fewer: String, OptionName { case root = "--root", typo = "--rot" }
+        enum OneVerb: String, VerbName { case send }
+        #expect(Self.spec.mismatches(options: Fewer.self, verbs: OneVerb.self) == [
+            "option --exclude is declared but not named", "option --fast is declared but not named", "option --list is declared but not named",
+            "option --rot is named but not declared", "verb list is declared but not named",
+        ])
     }
 }

@@ -30,4 +30,13 @@ import Testing
             #expect(run.stdout == recorded, "\(tool) \(arguments.joined(separator: " ")) differs from Snapshots/\(file.lastPathComponent); after a deliberate change, DI_UPDATE_SNAPSHOTS=1 swift test --filter ToolSnapshotTests")
         }
     }
+
+    /// Each tool reads its command line only through its option and verb enums; `--check-names`
+    /// proves they name exactly what its spec declares (an option read but never declared would
+    /// never be given, a declared one never read is dead).
+    @Test(arguments: tools)
+    func theNamesTheCodeReadsAreTheSpecsOwn(_ tool: String) throws {
+        let run = try TestSupport.run(TestSupport.productsDirectory.appendingPathComponent(tool).path, ["--check-names"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(tool) --check-names: \(run.stderr)")
+    }
 }

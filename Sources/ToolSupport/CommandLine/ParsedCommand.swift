@@ -22,12 +22,14 @@ public struct ParsedCommand: Sendable {
         public var values: [String]
     }
 
+    // By name, for the shared parts (help, version) and the tests; tools read their options
+    // through their own ``OptionName`` enums (CommandNames.swift), so a typo does not compile.
     /// Whether the flag (or option) `name` was given.
-    public func flag(_ name: String) -> Bool { values[name] != nil }
+    package func flag(named name: String) -> Bool { values[name] != nil }
     /// The value of `name` (the last one given).
-    public func value(_ name: String) -> String? { values[name]?.last }
+    package func value(named name: String) -> String? { values[name]?.last }
     /// Every value of a repeatable option.
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    package func all(named name: String) -> [String] { values[name] ?? [] }
 }
 
 /// A command line that does not fit the tool's declaration: what is wrong, in one sentence that
@@ -142,7 +144,7 @@ extension ToolSpec {
                 && !ToolSpec.standardOptions.contains(where: { $0.name == name }) {
                 throw UsageError("\(name) does not apply to '\(verbSpec.name)'", verb: verbSpec.name)
             }
-            if !verbSpec.operandCount.contains(result.operands.count) && !result.flag("--help") {
+            if !verbSpec.operandCount.contains(result.operands.count) && !result.flag(named: "--help") {
                 let range = verbSpec.operandCount
                 let wanted = range.lowerBound == range.upperBound ? "\(range.lowerBound)" :
                     range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"

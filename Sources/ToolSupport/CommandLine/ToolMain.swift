@@ -14,8 +14,18 @@ public enum ToolMain {
     /// `body` is `@Sendable` so that a closure written in a tool's top-level code is not
     /// main-actor isolated: calling an isolated closure from here would need a dynamic isolation
     /// check, which links and starts the concurrency runtime in every short-lived process.
-    public static func run(_ spec: ToolSpec, _ body: @Sendable (ParsedCommand) -> Int32) -> Never {
+    /// - Parameters:
+    ///   - options: the tool's option names; `--check-names` (before parsing) reports any the
+    ///     spec does not declare, or declared options without a name, and exits 1 (0 when they agree).
+    ///   - verbs: the tool's verb names, checked the same way.
+    public static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type = NoVerbs.self,
+                                                       _ body: @Sendable (ParsedCommand) -> Int32) -> Never {
         let arguments = ProcessArguments.afterProgramName()
+        if arguments.first == "--check-names" {
+            let problems = spec.mismatches(options: options, verbs: verbs)
+            for problem in problems { Output.error("\(spec.name): \(problem)") }
+            exitProcess(problems.isEmpty ? 0 : 1)
+        }
         // The installer's requests are answered before parsing: they are not in the declaration.
         if arguments.first == "--generate-man" {
             Output.text(ManPage.page(spec, version: version, date: releaseDate))
@@ -38,8 +48,8 @@ public enum ToolMain {
             Output.error("\(spec.name): \(error.message)\nSee \(pointer).")
             exitProcess(spec.usageErrorStatus)
         }
-        if command.flag("--version") { Output.line("\(spec.name) \(version)"); exitProcess(0) }
-        if command.flag("--help") {
+        if command.flag(named: "--version") { Output.line("\(spec.name) \(version)"); exitProcess(0) }
+        if command.flag(named: "--help") {
             Output.text(command.verb.flatMap(spec.verb).map { HelpText.verb($0, of: spec) } ?? HelpText.tool(spec))
             exitProcess(0)
         }

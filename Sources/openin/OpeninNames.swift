@@ -1,0 +1,38 @@
+import ToolSupport
+
+/// `openin`'s options as the command line types them (``ToolSupport/OptionName``): the code reads
+/// them only through this enum, and `openin --check-names` checks it against ``openinSpec``.
+enum OpeninOption: String, OptionName {
+    case idleExit = "--idle-exit"
+    case root = "--root"
+    case list = "--list"
+    case dialog = "--dialog"
+    case json = "--json"
+    case explain = "--explain"
+    case all = "--all"
+    case to = "--to"
+    case activity = "--activity"
+    case exclude = "--exclude"
+    case from = "--from"
+    case annotation = "--annotation"
+    case destination = "--destination"
+    case noLaunch = "--no-launch"
+    case desktopApps = "--desktop-apps"
+    case noDesktopApps = "--no-desktop-apps"
+    case gio = "--gio"
+}
+
+/// `openin`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.
+enum OpeninVerb: String, VerbName {
+    case `default`
+    case watch
+}
+
+extension ParsedCommand {
+    /// The value of a `openin` option (the last one given).
+    subscript(_ option: OpeninOption) -> String? { lastValue(option) }
+    /// Whether a `openin` flag (or option) was given.
+    func flag(_ option: OpeninOption) -> Bool { isGiven(option) }
+    /// Every value of a repeatable `openin` option.
+    func all(_ option: OpeninOption) -> [String] { allValues(option) }
+}

@@ -1,0 +1,31 @@
+import ToolSupport
+
+/// `openurl`'s options as the command line types them (``ToolSupport/OptionName``): the code reads
+/// them only through this enum, and `openurl --check-names` checks it against ``openurlSpec``.
+enum OpenurlOption: String, OptionName {
+    case root = "--root"
+    case from = "--from"
+    case annotation = "--annotation"
+    case to = "--to"
+    case can = "--can"
+    case list = "--list"
+    case explain = "--explain"
+    case json = "--json"
+    case noLaunch = "--no-launch"
+    case noDesktop = "--no-desktop"
+}
+
+/// `openurl`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.
+enum OpenurlVerb: String, VerbName {
+    case `default`
+    case desktop
+}
+
+extension ParsedCommand {
+    /// The value of a `openurl` option (the last one given).
+    subscript(_ option: OpenurlOption) -> String? { lastValue(option) }
+    /// Whether a `openurl` flag (or option) was given.
+    func flag(_ option: OpenurlOption) -> Bool { isGiven(option) }
+    /// Every value of a repeatable `openurl` option.
+    func all(_ option: OpenurlOption) -> [String] { allValues(option) }
+}
