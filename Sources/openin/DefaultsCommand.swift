@@ -32,8 +32,7 @@ struct DefaultsCommand {
             return 0
         case ("get", 2):
             let type = try knownType(words[1])
-            let distance = HandlerRanking(registry: registry).distancesFromType(type)
-            guard let found = DefaultHandlerRule.nearest(in: store.byType, distance: { distance[TypeIdentifierSyntax.normalized($0)] }) else {
+            guard let found = store.applying(to: type, registry: registry) else {
                 Output.error("openin: no default for \(type.identifier) or its supertypes")
                 return 1
             }

@@ -42,6 +42,13 @@ public struct HandlerDefaults: Sendable {
         do { try FileContents.write(try XMLPropertyListWriter().write(value), to: FilePath(path)) } catch { throw .refused("\(path): \(error)") }
     }
 
+    /// The default that applies to documents of `type`: set for the type itself, else for its
+    /// nearest supertype (``DefaultHandlerRule``), as `openin default get` answers.
+    public func applying(to type: UTType, registry: TypeRegistry) -> DefaultHandlerRule.Match? {
+        let distance = HandlerRanking(registry: registry).distancesFromType(type)
+        return DefaultHandlerRule.nearest(in: byType, distance: { distance[TypeIdentifierSyntax.normalized($0)] })
+    }
+
     /// The entries as the ranking takes them.
     public var byType: [String: String] { Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) }
 }
