@@ -18,19 +18,19 @@ struct DefaultsCommand {
     func run(_ words: [String]) throws(OpeninCommands.Failure) -> Int32 {
         var store: HandlerDefaults
         do { store = try HandlerDefaults(root: root) } catch { throw .init(message: "\(error)") }
-        switch (words.first, words.count) {
-        case ("set", 3):
+        switch (words.first.flatMap(OpeninDefaultAction.init(rawValue:)), words.count) {
+        case (.set, 3):
             let type = try knownType(words[1])
             let app = try capableApp(words[2], for: type)
             do { try store.set(type.identifier, to: app.bundleIdentifier) } catch { throw .init(message: "\(error)") }
             Output.line("\(type.identifier) → \(app.bundleIdentifier)")
             return 0
-        case ("unset", 2):
+        case (.unset, 2):
             let type = try knownType(words[1])
             guard store.get(type.identifier) != nil else { Output.error("openin: no default is set for \(type.identifier)"); return 1 }
             do { try store.set(type.identifier, to: nil) } catch { throw .init(message: "\(error)") }
             return 0
-        case ("get", 2):
+        case (.get, 2):
             let type = try knownType(words[1])
             guard let found = store.applying(to: type, registry: registry) else {
                 Output.error("openin: no default for \(type.identifier) or its supertypes")
@@ -38,7 +38,7 @@ struct DefaultsCommand {
             }
             Output.line(found.distance == 0 ? found.app : "\(found.app) (set for \(found.type))")
             return 0
-        case ("list", 1):
+        case (.list, 1):
             if json {
                 let entries = store.entries.map { PropertyList.dictionary(["type": .string($0.key), "app": .string($0.value)]) }
                 Output.text(String(decoding: (try? JSONPropertyListWriter(prettyPrinted: true).write(.array(entries))) ?? [], as: UTF8.self) + "\n")

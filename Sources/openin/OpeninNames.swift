@@ -36,3 +36,8 @@ extension ParsedCommand {
     /// Every value of a repeatable `openin` option.
     func all(_ option: OpeninOption) -> [String] { allValues(option) }
 }
+
+/// What `openin default` does (its subverbs), named once for the spec and the switch.
+enum OpeninDefaultAction: String, CaseIterable {
+    case set, get, unset, list
+}

@@ -15,7 +15,7 @@ let openinSpec = ToolSpec(
         VerbSpec("default", operands: "set TYPE BUNDLE-ID | get TYPE | unset TYPE | list",
                  summary: "the user's default app for a type (and its subtypes)",
                  discussion: ["set checks that TYPE is a known type identifier (an extension or MIME type is answered with the type it stands for) and that the app can open it."],
-                 operandCount: 1...3, subverbs: ["set", "get", "unset", "list"]),
+                 operandCount: 1...3, subverbs: OpeninDefaultAction.allCases.map(\.rawValue)),
         VerbSpec("watch", operands: "",
                  summary: "keep watching this session's desktop applications and associations, so that queries need not look at every .desktop file (runs until stopped; the user unit openin-watch.service runs it)",
                  discussion: ["A query asks the watcher whether anything changed since its index was last checked; without a watcher it looks at every file itself, with the same answers. One watcher per user and set of XDG folders: a second one exits with status 2. docs/desktop-apps.md.",

@@ -164,8 +164,8 @@ struct OpenurlCommands {
             if let problem = URLType.problem(withScheme: text) { throw Failure(message: "'\(text)' is not a URL scheme: \(problem)") }
             return URLType.normalized(text)
         }
-        switch (words.first, words.count) {
-        case ("set", 3):
+        switch (words.first.flatMap(OpenurlDefaultAction.init(rawValue:)), words.count) {
+        case (.set, 3):
             let scheme = try scheme(words[1])
             let resolution = try directory().resolve(scheme)
             guard resolution.candidates.contains(where: { $0.app.bundleIdentifier == words[2] }) else {
@@ -175,16 +175,16 @@ struct OpenurlCommands {
             do { try store.set(scheme, to: words[2]) } catch { throw Failure(message: "\(error)") }
             Output.line("\(scheme) → \(words[2])")
             return 0
-        case ("unset", 2):
+        case (.unset, 2):
             let scheme = try scheme(words[1])
             guard store.get(scheme) != nil else { Output.error("openurl: no default is set for \(scheme)"); return 1 }
             do { try store.set(scheme, to: nil) } catch { throw Failure(message: "\(error)") }
             return 0
-        case ("get", 2):
+        case (.get, 2):
             guard let app = store.get(try scheme(words[1])) else { Output.error("openurl: no default is set for \(words[1])"); return 1 }
             Output.line(app)
             return 0
-        case ("list", 1):
+        case (.list, 1):
             if command.flag(.json) {
                 let entries = store.entries.map { PropertyList.dictionary(["scheme": .string($0.key), "app": .string($0.value)]) }
                 Output.text(String(decoding: (try? JSONPropertyListWriter(prettyPrinted: true).write(.array(entries))) ?? [], as: UTF8.self) + "\n")
@@ -201,13 +201,13 @@ struct OpenurlCommands {
         if !root.exists { throw Failure(message: root.absence) }
         let changes: DesktopSchemeEntries.Changes
         do {
-            switch action {
-            case "sync":
+            switch OpenurlDesktopAction(rawValue: action) {
+            case .sync:
                 let apps = AppBundle.all(in: try registry()) ?? []
                 changes = try DesktopSchemeEntries.sync(root: root, apps: apps, openurl: CurrentProcess.executablePath() ?? "openurl")
-            case "remove":
+            case .remove:
                 changes = try DesktopSchemeEntries.remove(root: root)
-            default:
+            case nil:
                 throw Failure(message: "desktop takes sync or remove, not '\(action)'")
             }
         } catch let error as URLSchemeError {

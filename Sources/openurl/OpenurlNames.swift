@@ -29,3 +29,13 @@ extension ParsedCommand {
     /// Every value of a repeatable `openurl` option.
     func all(_ option: OpenurlOption) -> [String] { allValues(option) }
 }
+
+/// What `openurl default` does (its subverbs), named once for the spec and the switch.
+enum OpenurlDefaultAction: String, CaseIterable {
+    case set, get, unset, list
+}
+
+/// What `openurl desktop` does.
+enum OpenurlDesktopAction: String, CaseIterable {
+    case sync, remove
+}

@@ -14,11 +14,11 @@ let openurlSpec = ToolSpec(
         VerbSpec("default", operands: "set SCHEME BUNDLE-ID | get SCHEME | unset SCHEME | list",
                  summary: "the user's default app for a URL scheme (first in the order)",
                  discussion: ["set checks that the app is registered and handles the scheme."],
-                 operandCount: 1...3, subverbs: ["set", "get", "unset", "list"]),
+                 operandCount: 1...3, subverbs: OpenurlDefaultAction.allCases.map(\.rawValue)),
         VerbSpec("desktop", operands: "sync | remove",
                  summary: "export the root's apps as x-scheme-handler desktop entries running openurl (sync), or remove them",
                  discussion: ["uti register and unregister keep them in sync for the user's default device root; use this verb for another root."],
-                 operandCount: 1...1, subverbs: ["sync", "remove"]),
+                 operandCount: 1...1, subverbs: OpenurlDesktopAction.allCases.map(\.rawValue)),
     ],
     options: [
         OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist"),
