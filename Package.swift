@@ -464,6 +464,7 @@ let package = Package(
         // brings keyed archives and file coordination, which a notify(3) user need not load).
         .library(name: "Notifications", targets: ["Notifications", "Wormhole"]),
         .library(name: "Pasteboards", targets: ["Pasteboards"]),
+        .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),

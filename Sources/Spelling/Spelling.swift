@@ -1,9 +1,9 @@
 /// Near misses, for "did you mean": the lint's unknown keys, the tools' unknown verbs, options and
 /// types. By hand because it is a dozen lines, and no package on this machine offers it alone.
-public enum Spelling {
+package enum Spelling {
     /// Levenshtein distance over UTF-8 bytes, capped: 3 for anything further than 2 (every caller
     /// only asks whether a word is within 2 edits).
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.utf8), b = Array(b.utf8)
         if abs(a.count - b.count) > 2 { return 3 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
@@ -19,7 +19,7 @@ public enum Spelling {
     }
 
     /// The candidate nearest to `word` within 2 edits (the first of equals), if any.
-    public static func nearest<Candidates: Sequence<String>>(to word: String, among candidates: Candidates) -> String? {
+    package static func nearest<Candidates: Sequence<String>>(to word: String, among candidates: Candidates) -> String? {
         var best: (name: String, distance: Int)?
         for name in candidates {
             let d = distance(word, name)

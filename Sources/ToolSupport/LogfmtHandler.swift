@@ -8,19 +8,19 @@ import SystemCalls
 /// swift-log's own `StreamLogHandler` prints metadata values unquoted, so a file name with a
 /// space or `=` (which a hostile sender may choose) would make its lines ambiguous; logfmt quotes
 /// such values, and journald, Loki and `grep` read it as it is.
-public struct LogfmtHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
+package struct LogfmtHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
 
     /// A handler at `level`.
-    public init(level: Logger.Level = .info) { logLevel = level }
+    package init(level: Logger.Level = .info) { logLevel = level }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line = "time=\(Self.timestamp()) level=\(event.level) msg=\(Self.quoted("\(event.message)"))"
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(Self.quoted("\(value)"))" }

@@ -7,15 +7,15 @@ import Musl
 
 /// Unbuffered writes to standard output and standard error through swift-system, shared by the
 /// command-line tools.
-public enum Output {
+package enum Output {
     /// Writes `s` to standard output.
-    public static func text(_ s: String) { write(s, to: .standardOutput) }
+    package static func text(_ s: String) { write(s, to: .standardOutput) }
     /// Writes `s` and a newline to standard output.
-    public static func line(_ s: String) { text(s + "\n") }
+    package static func line(_ s: String) { text(s + "\n") }
     /// Writes `s` and a newline to standard error.
-    public static func error(_ s: String) { write(s + "\n", to: .standardError) }
+    package static func error(_ s: String) { write(s + "\n", to: .standardError) }
     /// Writes `s` to standard error as it is (progress lines).
-    public static func errorText(_ s: String) { write(s, to: .standardError) }
+    package static func errorText(_ s: String) { write(s, to: .standardError) }
 
     /// Writes every byte, retrying short writes. (The buffer form of `write`: the generic
     /// `writeAll(_:)` instantiates type metadata at run time, a measurable part of a query process.)
@@ -32,9 +32,9 @@ public enum Output {
 }
 
 /// Number text for tools.
-public enum NumberText {
+package enum NumberText {
     /// C's `%f`, which Apple's plutil prints for reals.
-    public static func fixed(_ value: Double) -> String {
+    package static func fixed(_ value: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 400)
         let count = withVaList([value]) { args in
             buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 400, "%f", args) }
@@ -45,10 +45,10 @@ public enum NumberText {
 
 
 /// The command-line arguments, read from `argv` directly.
-public enum ProcessArguments {
+package enum ProcessArguments {
     /// The arguments after the program name. (`CommandLine.arguments` builds its array through a
     /// generic path that instantiates type metadata at run time; a query process notices.)
-    public static func afterProgramName() -> ArraySlice<String> {
+    package static func afterProgramName() -> ArraySlice<String> {
         var result: [String] = []
         result.reserveCapacity(Int(CommandLine.argc))
         var index = 1

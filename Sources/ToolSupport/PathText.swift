@@ -1,9 +1,9 @@
 import SystemCalls
 
 /// Paths as users type them.
-public enum PathText {
+package enum PathText {
     /// `~` and `~/…` with the home folder (`HOME`); anything else as it is (`~user` is left alone).
-    public static func expandingTilde(_ path: String) -> String {
+    package static func expandingTilde(_ path: String) -> String {
         if path == "~" { return Environment.home }
         if path.hasPrefix("~/") { return Environment.home + String(path.dropFirst(1)) }
         return path
@@ -12,7 +12,7 @@ public enum PathText {
 
 extension String {
     /// Without spaces, tabs and newlines at either end.
-    public func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         var s = Substring(self)
         while let first = s.first, first == " " || first == "\t" || first == "\n" || first == "\r" { s.removeFirst() }
         while let last = s.last, last == " " || last == "\t" || last == "\n" || last == "\r" { s.removeLast() }

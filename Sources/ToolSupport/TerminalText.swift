@@ -1,12 +1,12 @@
 /// Text from outside (a file name, a notification name, an app's string) as a human-readable line
 /// shows it: a control character is written as an escape (`\n`, `\t`, `\u{1b}`), so that a newline
 /// in a name cannot forge a line and an escape sequence cannot reach the terminal raw.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every C0 and C1 control character and DEL escaped. A backslash stays itself
     /// (not doubled), so that a name already shown with `\xNN` for bytes that are not UTF-8
     /// (``SystemCalls/DisplayName``) reads the same; a name holding a backslash followed by `n`
     /// reads like an escaped newline, which JSON output tells apart.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {

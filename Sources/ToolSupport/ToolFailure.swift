@@ -1,17 +1,17 @@
 /// What a tool's verb could not do: the message as the tool prints it (after its name) and the
 /// exit status (2 unless the tool says otherwise).
-public struct ToolFailure: Error, Sendable, CustomStringConvertible {
+package struct ToolFailure: Error, Sendable, CustomStringConvertible {
     /// The message, without the tool's name.
-    public var message: String
+    package var message: String
     /// The exit status.
-    public var status: Int32
+    package var status: Int32
 
     /// A failure with `message`, exiting with `status`.
-    public init(message: String, status: Int32 = 2) {
+    package init(message: String, status: Int32 = 2) {
         self.message = message
         self.status = status
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -2,15 +2,15 @@
 /// (`case root = "--root"`). A tool reads its parsed command only through these
 /// (`command[.root]`, `command.flag(.json)`), so a mistyped option name does not compile, and
 /// `TOOL --check-names` (run by the snapshot tests) proves every case is declared in the spec.
-public protocol OptionName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+package protocol OptionName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 /// A tool's verbs, named once as an enum whose raw values are the verbs as typed; a tool
 /// switches over ``ParsedCommand/verb(_:)`` exhaustively, so a verb without a branch does not
 /// compile.
-public protocol VerbName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+package protocol VerbName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 /// A tool without verbs.
-public enum NoVerbs: String, VerbName {
+package enum NoVerbs: String, VerbName {
     /// Never made: a tool without verbs has no verb to name.
     case none = ""
 }
@@ -19,19 +19,19 @@ extension ParsedCommand {
     // Generic, for each tool's own sugar (`command[.root]`, `command.flag(.json)`), which names
     // its enum so that `.root` resolves.
     /// Whether the flag (or option) was given.
-    public func isGiven(_ option: some OptionName) -> Bool { values[option.rawValue] != nil }
+    package func isGiven(_ option: some OptionName) -> Bool { values[option.rawValue] != nil }
     /// The option's value (the last one given).
-    public func lastValue(_ option: some OptionName) -> String? { values[option.rawValue]?.last }
+    package func lastValue(_ option: some OptionName) -> String? { values[option.rawValue]?.last }
     /// Every value of a repeatable option.
-    public func allValues(_ option: some OptionName) -> [String] { values[option.rawValue] ?? [] }
+    package func allValues(_ option: some OptionName) -> [String] { values[option.rawValue] ?? [] }
     /// The verb given, as the tool's enum (`nil`: none was given).
-    public func verb<V: VerbName>(_ names: V.Type) -> V? { verb.flatMap(V.init(rawValue:)) }
+    package func verb<V: VerbName>(_ names: V.Type) -> V? { verb.flatMap(V.init(rawValue:)) }
 }
 
 extension ToolSpec {
     /// The names an enum has that the spec does not declare, and the reverse: what
     /// `--check-names` reports. Empty when the enums and the spec agree.
-    public func mismatches<O: OptionName, V: VerbName>(options: O.Type, verbs: V.Type) -> [String] {
+    package func mismatches<O: OptionName, V: VerbName>(options: O.Type, verbs: V.Type) -> [String] {
         let declaredOptions = Set((allOptions + ToolSpec.standardOptions).map(\.name))
         let declaredVerbs = Set(self.verbs.map(\.name))
         var problems: [String] = []

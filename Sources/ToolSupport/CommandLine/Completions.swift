@@ -1,11 +1,11 @@
 /// Shell completion scripts (bash, zsh, fish) made from the tool's declaration: verbs, options,
 /// choices, and file or folder names where an option or operand takes one.
-public enum Completions {
+package enum Completions {
     /// The shells a script can be made for.
-    public static let shells = ["bash", "zsh", "fish"]
+    package static let shells = ["bash", "zsh", "fish"]
 
     /// The script for `shell`, or `nil` for another shell.
-    public static func script(_ spec: ToolSpec, shell: String) -> String? {
+    package static func script(_ spec: ToolSpec, shell: String) -> String? {
         switch shell {
         case "bash": bash(spec)
         case "zsh": zsh(spec)

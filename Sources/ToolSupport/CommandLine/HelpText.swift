@@ -1,7 +1,7 @@
 /// `--help` and `help VERB`, made from the tool's declaration.
-public enum HelpText {
+package enum HelpText {
     /// The tool's help: summary, usage, verbs, options, discussion, examples, exit status.
-    public static func tool(_ spec: ToolSpec) -> String {
+    package static func tool(_ spec: ToolSpec) -> String {
         var out = "\(spec.name): \(spec.summary)\n\nUsage:\n"
         if let operands = spec.operands { out += "  \(spec.name) [OPTIONS] \(operands)\n" }
         if !spec.verbs.isEmpty { out += "  \(spec.name) \(spec.verbs.allSatisfy { $0.name.hasPrefix("-") } ? "COMMAND" : "VERB") [OPTIONS] [ARGUMENTS]\n" }
@@ -35,7 +35,7 @@ public enum HelpText {
     }
 
     /// One verb's help.
-    public static func verb(_ verb: VerbSpec, of spec: ToolSpec) -> String {
+    package static func verb(_ verb: VerbSpec, of spec: ToolSpec) -> String {
         var out = "\(spec.name) \(verb.name): \(verb.summary)\n\nUsage:\n  \(spec.name) \(([verb.name] + verb.arguments.map(\.name)).joined(separator: " "))"
         out += (verb.options.isEmpty && spec.options.isEmpty ? "" : " [OPTIONS]") + (verb.operands.isEmpty ? "" : " " + verb.operands) + "\n"
         let options = verb.options + spec.options

@@ -1,7 +1,7 @@
 /// A man page (section 1, troff `man` macros) made from the tool's declaration.
-public enum ManPage {
+package enum ManPage {
     /// The page for `spec`, dated `date` (YYYY-MM-DD), for `version`.
-    public static func page(_ spec: ToolSpec, version: String, date: String) -> String {
+    package static func page(_ spec: ToolSpec, version: String, date: String) -> String {
         var out = ".TH \(spec.name.uppercased()) 1 \"\(date)\" \"document-interchange \(version)\" \"User Commands\"\n"
         out += ".SH NAME\n\(escape(spec.name)) \\- \(escape(spec.summary))\n.SH SYNOPSIS\n"
         if let operands = spec.operands { out += ".B \(spec.name)\n[\\fIOPTIONS\\fR] \(escape(operands))\n.br\n" }

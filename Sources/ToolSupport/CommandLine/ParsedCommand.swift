@@ -1,25 +1,25 @@
 import Spelling
 
 /// A command line parsed against a ``ToolSpec``.
-public struct ParsedCommand: Sendable {
+package struct ParsedCommand: Sendable {
     /// The verb, when the tool has verbs and one was given.
-    public var verb: String?
+    package var verb: String?
     /// The operands, in order.
-    public var operands: [String] = []
+    package var operands: [String] = []
     /// The words of each argument the verb took right after it (a typed value has two).
-    public var arguments: [[String]] = []
+    package var arguments: [[String]] = []
     /// Each option given, by its long name, with its values in order (flags: one empty value per use).
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// Every option in the order given, with all its values (a first value, then its trailing
     /// ones): for tools whose options are commands run in order (notifyutil).
-    public var sequence: [GivenOption] = []
+    package var sequence: [GivenOption] = []
 
     /// One option as given.
-    public struct GivenOption: Sendable, Hashable {
+    package struct GivenOption: Sendable, Hashable {
         /// Its name as declared.
-        public var name: String
+        package var name: String
         /// Its values (none for a flag or an optional value left out).
-        public var values: [String]
+        package var values: [String]
     }
 
     // By name, for the shared parts (help, version) and the tests; tools read their options
@@ -34,14 +34,14 @@ public struct ParsedCommand: Sendable {
 
 /// A command line that does not fit the tool's declaration: what is wrong, in one sentence that
 /// names the offending word.
-public struct UsageError: Error, Sendable, CustomStringConvertible {
-    public var message: String
+package struct UsageError: Error, Sendable, CustomStringConvertible {
+    package var message: String
     /// The verb it concerns, for pointing at `help VERB`.
-    public var verb: String?
-    public var description: String { message }
+    package var verb: String?
+    package var description: String { message }
 
     /// A usage error.
-    public init(_ message: String, verb: String? = nil) {
+    package init(_ message: String, verb: String? = nil) {
         self.message = message
         self.verb = verb
     }
@@ -50,7 +50,7 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 extension ToolSpec {
     /// Parses `arguments` (without the program name). Options may stand before or after the
     /// verb; `--name=value` is split; `--` ends the options.
-    public func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ParsedCommand {
+    package func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ParsedCommand {
         var result = ParsedCommand()
         var verbSpec: VerbSpec?
         var words = ArgumentWords(arguments)

@@ -3,11 +3,11 @@ import SystemCalls
 /// The entry every tool goes through: `--version`, `help [VERB]`, `--help`, the man page and
 /// completion scripts (`--generate-man`, `--generate-completion SHELL`, for the installer), usage
 /// errors (status 2, naming the offending word) — then the tool's own body.
-public enum ToolMain {
+package enum ToolMain {
     /// The release of the toolkit, printed by `--version` and written into man pages.
-    public static let version = "0.5.0"
+    package static let version = "0.5.0"
     /// The date written into man pages.
-    public static let releaseDate = "2026-11-24"
+    package static let releaseDate = "2026-11-24"
 
     /// Parses the process's arguments against `spec`, answers the standard requests, and runs
     /// `body` with the parsed command; exits with its status.
@@ -18,7 +18,7 @@ public enum ToolMain {
     ///   - options: the tool's option names; `--check-names` (before parsing) reports any the
     ///     spec does not declare, or declared options without a name, and exits 1 (0 when they agree).
     ///   - verbs: the tool's verb names, checked the same way.
-    public static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type = NoVerbs.self,
+    package static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type = NoVerbs.self,
                                                        _ body: @Sendable (ParsedCommand) -> Int32) -> Never {
         let arguments = ProcessArguments.afterProgramName()
         if arguments.first == "--check-names" {
@@ -70,5 +70,5 @@ public enum ToolMain {
     }
 
     /// Ends the process with `status`.
-    public static func exitProcess(_ status: Int32) -> Never { CurrentProcess.exit(status) }
+    package static func exitProcess(_ status: Int32) -> Never { CurrentProcess.exit(status) }
 }

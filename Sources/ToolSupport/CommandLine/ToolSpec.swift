@@ -2,34 +2,34 @@
 /// `help VERB` (``HelpText``), the man page (``ManPage``) and the bash, zsh and fish completions
 /// (``Completions``) all come from this declaration. (The idea of swift-argument-parser, in a
 /// table: that library's start-up cost would be most of a query process.)
-public struct ToolSpec: Sendable {
+package struct ToolSpec: Sendable {
     /// The command's name.
-    public var name: String
+    package var name: String
     /// One line: what the tool does.
-    public var summary: String
+    package var summary: String
     /// Paragraphs for `--help` and the man page's DESCRIPTION (guarantees, rules).
-    public var discussion: [String]
+    package var discussion: [String]
     /// The verbs; empty for a tool without verbs.
-    public var verbs: [VerbSpec]
+    package var verbs: [VerbSpec]
     /// Options accepted everywhere (before or after the verb).
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// The operands of the tool itself when it has no verb or none is given (`FILE...`); `nil`
     /// when a verb is required.
-    public var operands: String?
+    package var operands: String?
     /// Example command lines, each with what it does.
-    public var examples: [(command: String, meaning: String)]
+    package var examples: [(command: String, meaning: String)]
     /// Exit statuses and their meaning.
-    public var exitStatus: [(status: Int32, meaning: String)]
+    package var exitStatus: [(status: Int32, meaning: String)]
     /// Related documents and tools.
-    public var seeAlso: [String]
+    package var seeAlso: [String]
     /// The exit status of a command line that does not parse (2; Apple's plutil uses 1).
-    public var usageErrorStatus: Int32 = 2
+    package var usageErrorStatus: Int32 = 2
     /// Whether `help [VERB]` as the first word asks for help (a tool whose operands are files
     /// that may be called `help`, such as plutil, says no and keeps `-help`).
-    public var helpWord = true
+    package var helpWord = true
 
     /// A tool declaration.
-    public init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
+    package init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
                 operands: String? = nil, examples: [(command: String, meaning: String)] = [],
                 exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = []) {
         self.name = name
@@ -44,13 +44,13 @@ public struct ToolSpec: Sendable {
     }
 
     /// The verb named `name`.
-    public func verb(_ name: String) -> VerbSpec? { verbs.first { $0.name == name || $0.aliases.contains(name) } }
+    package func verb(_ name: String) -> VerbSpec? { verbs.first { $0.name == name || $0.aliases.contains(name) } }
 
     /// The options that apply with `verb` (the tool's own and the verb's).
-    public func options(for verb: VerbSpec?) -> [OptionSpec] { options + (verb?.options ?? []) }
+    package func options(for verb: VerbSpec?) -> [OptionSpec] { options + (verb?.options ?? []) }
 
     /// Every option of the tool, each once (for completions and the man page).
-    public var allOptions: [OptionSpec] {
+    package var allOptions: [OptionSpec] {
         var seen: Set<String> = []
         var result: [OptionSpec] = []
         for option in options + verbs.flatMap(\.options) where seen.insert(option.name).inserted { result.append(option) }
@@ -58,40 +58,40 @@ public struct ToolSpec: Sendable {
     }
 
     /// The options every tool answers, besides its own.
-    public static let standardOptions: [OptionSpec] = [
+    package static let standardOptions: [OptionSpec] = [
         OptionSpec("--help", short: "-h", help: "show this help (also: help [VERB])"),
         OptionSpec("--version", help: "print the version"),
     ]
 }
 
 /// A verb of a tool (`uti conforms`, `inboxd run`).
-public struct VerbSpec: Sendable {
+package struct VerbSpec: Sendable {
     /// Its name.
-    public var name: String
+    package var name: String
     /// Other names it answers to.
-    public var aliases: [String]
+    package var aliases: [String]
     /// What it takes after it, for usage lines (`A B`, `FILE...`).
-    public var operands: String
+    package var operands: String
     /// One line.
-    public var summary: String
+    package var summary: String
     /// Longer text for `help VERB` and the man page.
-    public var discussion: [String]
+    package var discussion: [String]
     /// Options only this verb takes.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Bounds on the number of operands (checked by the parser).
-    public var operandCount: ClosedRange<Int>
+    package var operandCount: ClosedRange<Int>
     /// Values the verb takes right after it, in order (`-convert FORMAT`, `-extract KEYPATH FORMAT`).
-    public var arguments: [ArgumentSpec] = []
+    package var arguments: [ArgumentSpec] = []
     /// The words its first operand is one of (`openin default set|get|unset|list`), for completion.
-    public var subverbs: [String] = []
+    package var subverbs: [String] = []
 
     /// `NAME ARGUMENT… OPERANDS`, for usage lines.
-    public var usage: String {
+    package var usage: String {
         ([name] + arguments.map(\.name) + (operands.isEmpty ? [] : [operands])).joined(separator: " ")
     }
 
     /// A verb.
-    public init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
+    package init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
                 options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = []) {
         self.arguments = arguments
         self.subverbs = subverbs
@@ -106,21 +106,21 @@ public struct VerbSpec: Sendable {
 }
 
 /// A value a verb takes right after it.
-public struct ArgumentSpec: Sendable {
+package struct ArgumentSpec: Sendable {
     /// Its name in usage (`KEYPATH`, `FORMAT`).
-    public var name: String
+    package var name: String
     /// What it is.
-    public var kind: ValueKind
+    package var kind: ValueKind
 
     /// An argument.
-    public init(_ name: String, _ kind: ValueKind) {
+    package init(_ name: String, _ kind: ValueKind) {
         self.name = name
         self.kind = kind
     }
 }
 
 /// What an option's value is, for checking and completion.
-public enum ValueKind: Sendable, Hashable {
+package enum ValueKind: Sendable, Hashable {
     /// Any text, shown as `placeholder`.
     case text(String)
     /// A path to a file.
@@ -140,10 +140,10 @@ public enum ValueKind: Sendable, Hashable {
     case bundleIdentifier
 
     /// Whether this is a typed value (`-TYPE VALUE`).
-    public var isTyped: Bool { if case .typedValue = self { true } else { false } }
+    package var isTyped: Bool { if case .typedValue = self { true } else { false } }
 
     /// The placeholder shown in usage (`DIR`, `BYTES`, `a|b`).
-    public var placeholder: String {
+    package var placeholder: String {
         switch self {
         case .text(let name), .number(let name): name
         case .file: "FILE"
@@ -157,34 +157,34 @@ public enum ValueKind: Sendable, Hashable {
 }
 
 /// An option: a flag, or an option with a value.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// Its name as typed (`--root`, `-lint`).
-    public var name: String
+    package var name: String
     /// A short name, if any (`-q`).
-    public var short: String?
+    package var short: String?
     /// Its value; `nil` for a flag.
-    public var value: ValueKind?
+    package var value: ValueKind?
     /// Whether it may be given several times (values collected in order).
-    public var repeatable: Bool
+    package var repeatable: Bool
     /// The value's placeholder in usage, when it differs from the kind's (`BUNDLE-ID`, `PREFIX`).
-    public var placeholder: String?
+    package var placeholder: String?
     /// One line.
-    public var help: String
+    package var help: String
     /// Values the option takes after its first (`-s KEY VALUE`).
-    public var trailing: [ArgumentSpec] = []
+    package var trailing: [ArgumentSpec] = []
     /// Whether the value may be left out: it is taken only when the next word is not an option
     /// (`-signal [NUMBER]`).
-    public var optionalValue = false
+    package var optionalValue = false
     /// Whether a count written as the option (`-1`, `-25`) means this option, the count being
     /// its first value (notifyutil's `-# KEY`: wait for that many posts).
-    public var countForm = false
+    package var countForm = false
     /// Words people type for this option that are not its name (`--post` for notifyutil's
     /// `-p`): an unknown option that is one of them is answered with this option's name, where
     /// spelling alone would suggest another (`-port`).
-    public var mistakenFor: [String] = []
+    package var mistakenFor: [String] = []
 
     /// An option.
-    public init(_ name: String, short: String? = nil, value: ValueKind? = nil, placeholder: String? = nil,
+    package init(_ name: String, short: String? = nil, value: ValueKind? = nil, placeholder: String? = nil,
                 repeatable: Bool = false, help: String) {
         self.name = name
         self.short = short
@@ -195,7 +195,7 @@ public struct OptionSpec: Sendable {
     }
 
     /// `--root DIR`, `-q`.
-    public var usage: String {
+    package var usage: String {
         let names = ([short].compactMap { $0 } + [name]).joined(separator: ", ")
         guard let value else { return names }
         let first = placeholder ?? value.placeholder
