@@ -115,6 +115,14 @@ let libraryTargets: [Target] = [
             dependencies: ["Hashing", "AppRegistry", "Handlers", "OpenRequests", "DesktopEntries", "UniformTypes", "PropertyLists", "SystemCalls",
                            .product(name: "ExtrasBase64", package: "swift-extras-base64")]
         ),
+        // Apple's own app API for every channel, by Apple's names (docs/apple-api.md): UIPasteboard,
+        // UIApplication and its delegate, NSFileCoordinator, App Group containers, notify(3) and
+        // the Darwin CFNotificationCenter, NSUserActivity. Nothing of the engine is re-exported.
+        .target(
+            name: "InterchangeKit",
+            dependencies: ["AppInterchange", "AppRegistry", "AppGroups", "FileCoordination", "Notifications", "Pasteboards",
+                           "PropertyLists", "URLSchemes"]
+        ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
         // reach it (URLs and documents) and what it can send.
         .target(
@@ -431,6 +439,12 @@ let testTargets: [Target] = [
             name: "HashingTests",
             dependencies: ["Hashing"]
         ),
+        // Apple-platform code (the seed articles' apps), unchanged but for `import InterchangeKit`.
+        .testTarget(
+            name: "InterchangeKitTests",
+            dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "PropertyLists", "TestHelpers",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         // What every tool shares: the command-line grammar, text as printed.
         .testTarget(
             name: "ToolSupportTests",
@@ -465,6 +479,7 @@ let package = Package(
         .library(name: "Notifications", targets: ["Notifications", "Wormhole"]),
         .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
+        .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),

@@ -1,0 +1,134 @@
+import AppInterchange
+import Dispatch
+import Foundation
+import URLSchemes
+
+/// UIKit's application object for URL schemes: asking whether a URL can be opened, opening it
+/// (an open request into the handling app's container, then its launch command), and handing
+/// the URLs that reach this app to its delegate with the sender and the annotation.
+///
+/// iOS calls the delegate by itself; on Linux the app starts that with
+/// ``UIApplicationMain(_:)`` (what `@main` does on iOS): the launch URL first, then every URL
+/// waiting, then the ones that arrive while it runs.
+@MainActor
+public final class UIApplication {
+    /// The one application object.
+    public static let shared = UIApplication()
+
+    /// Receives the URLs (and, with Handoff, the activities) that reach the app.
+    public var delegate: (any UIApplicationDelegate)?
+
+    /// Keys of the options ``UIApplicationDelegate/application(_:open:options:)`` gets.
+    public struct OpenURLOptionsKey: RawRepresentable, Hashable, Sendable {
+        /// The key.
+        public var rawValue: String
+        /// A key.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `String`: the sender's bundle identifier.
+        public static let sourceApplication = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsSourceApplicationKey")
+        /// The property list the sender attached (`String`, `[String: Any]`, …).
+        public static let annotation = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsAnnotationKey")
+        /// `Bool`: a document to open in place (documents come through the Inbox here: always false).
+        public static let openInPlace = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsOpenInPlaceKey")
+    }
+
+    /// Keys of the options ``open(_:options:completionHandler:)`` takes.
+    public struct OpenExternalURLOptionsKey: RawRepresentable, Hashable, Sendable {
+        /// The key.
+        public var rawValue: String
+        /// A key.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `Bool`: open only a universal link (there are none here: the open fails).
+        public static let universalLinksOnly = OpenExternalURLOptionsKey(rawValue: "UIApplicationOpenURLOptionUniversalLinksOnly")
+    }
+
+    /// Keys of the launch options ``UIApplicationDelegate/application(_:didFinishLaunchingWithOptions:)`` gets.
+    public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
+        /// The key.
+        public var rawValue: String
+        /// A key.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `URL`: the URL the app was started to open.
+        public static let url = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsURLKey")
+        /// `String`: who sent it.
+        public static let sourceApplication = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsSourceApplicationKey")
+        /// Its annotation.
+        public static let annotation = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsAnnotationKey")
+    }
+
+    /// Why the last ``open(_:options:completionHandler:)`` or delivery failed (not Apple's).
+    public private(set) var lastError: (any Error)?
+
+    init() {}
+
+    /// Whether a registered app handles `url`'s scheme and this app declared the scheme in its
+    /// `LSApplicationQueriesSchemes` (the first 50 entries count), as on iOS 9 and later.
+    public func canOpenURL(_ url: URL) -> Bool {
+        guard let app = try? CurrentApp.app.get() else { return false }
+        return app.canOpen(url.absoluteString)
+    }
+
+    /// Opens `url` with the app that handles its scheme (or hands it to the desktop), then calls
+    /// `completionHandler` on the main queue with whether it was opened.
+    public func open(_ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:],
+                     completionHandler: (@MainActor @Sendable (Bool) -> Void)? = nil) {
+        var opened = false
+        if options[.universalLinksOnly] as? Bool != true {
+            do {
+                let app = try CurrentApp.app.get()
+                try app.open(url.absoluteString)
+                opened = true
+                lastError = nil
+            } catch {
+                lastError = error
+            }
+        }
+        guard let completionHandler else { return }
+        let result = opened
+        DispatchQueue.main.async { completionHandler(result) }
+    }
+
+    /// Hands every URL waiting for this app to the delegate, oldest first; returns how many.
+    @discardableResult
+    public func deliverPendingURLs() -> Int {
+        guard let app = try? CurrentApp.app.get() else { return 0 }
+        let waiting: [IncomingURL]
+        do { waiting = try app.pendingURLs() } catch { lastError = error; return 0 }
+        for incoming in waiting { deliver(incoming) }
+        return waiting.count
+    }
+
+    func deliver(_ incoming: IncomingURL) {
+        guard let url = URL(string: incoming.url.description) else { return }
+        var options: [OpenURLOptionsKey: Any] = [.openInPlace: false]
+        if let sender = incoming.sourceApplication { options[.sourceApplication] = sender }
+        if let annotation = incoming.annotation { options[.annotation] = FoundationValue.object(annotation) }
+        _ = delegate?.application(self, open: url, options: options)
+    }
+
+    /// Starts the app as iOS does: `didFinishLaunchingWithOptions` with the URL it was started
+    /// for, that URL to `application(_:open:options:)` when the delegate returned true, then
+    /// the URLs already waiting.
+    func launch(with delegate: any UIApplicationDelegate) {
+        self.delegate = delegate
+        var launchURL: IncomingURL?
+        if let app = try? CurrentApp.app.get(), case .url(let incoming)? = try? app.launchRequest() { launchURL = incoming }
+        var options: [LaunchOptionsKey: Any]?
+        if let launchURL, let url = URL(string: launchURL.url.description) {
+            options = [.url: url]
+            if let sender = launchURL.sourceApplication { options?[.sourceApplication] = sender }
+            if let annotation = launchURL.annotation { options?[.annotation] = FoundationValue.object(annotation) }
+        }
+        let proceed = delegate.application(self, didFinishLaunchingWithOptions: options)
+        if proceed, let launchURL { deliver(launchURL) }
+        deliverPendingURLs()
+    }
+}
+
+/// Starts the app with `delegate` (UIKit's `UIApplicationMain`, which `@main` calls on iOS):
+/// the launch options, the launch URL, then the URLs waiting; then returns, so that a command-line
+/// program can finish (call ``UIApplication/deliverPendingURLs()`` again to take later ones).
+@MainActor
+public func UIApplicationMain(_ delegate: any UIApplicationDelegate) {
+    UIApplication.shared.launch(with: delegate)
+}
