@@ -50,7 +50,7 @@ print("== coordination benchmarks, \(ProcessInfo.processInfo.processorCount) cor
 do {
     let folder = scratch + "/notify"
     let echo = startProbe(["notify-echo", folder, "bench.ping", "bench.pong", String(roundTrips + 100)])
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     let samples = Mutex<[Double]>([])
     let started = Atomic<UInt64>(0)
     let done = Atomic<Bool>(false)
@@ -90,7 +90,7 @@ do {
 
 do {
     let folder = scratch + "/posts"
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     let observer = startProbe(["notify-final", folder, "bench.count", String(posts)])
     let token = try center.registerPlain("bench.count")
     let start = Clock.monotonic()

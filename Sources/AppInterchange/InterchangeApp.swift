@@ -17,7 +17,7 @@ import URLSchemes
 /// ```
 public struct InterchangeApp: Sendable {
     /// The environment variable a launched app finds its bundle identifier in.
-    public static let identityVariable = "DI_BUNDLE_IDENTIFIER"
+    public static let identityVariable = LaunchCommand.identityVariable
 
     /// The app as registered (Info.plist read through the app model).
     public let bundle: AppBundle

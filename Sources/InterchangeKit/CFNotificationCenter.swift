@@ -64,7 +64,7 @@ public func CFNotificationCenterAddObserver(_ center: CFNotificationCenter!, _ o
     // ever called on the main queue.
     nonisolated(unsafe) let call = callBack
     let observerBits = UInt(bitPattern: observer)
-    guard let token = try? Notifications.NotificationCenter.shared.register(text, handler: { _ in
+    guard let token = try? NotifyCenter.shared.register(text, handler: { _ in
         DispatchQueue.main.async {
             call(center, UnsafeMutableRawPointer(bitPattern: observerBits), CFNotificationName(text as CFString), nil, nil)
         }
@@ -73,7 +73,7 @@ public func CFNotificationCenterAddObserver(_ center: CFNotificationCenter!, _ o
         defer { table[key] = token }
         return table[key]
     }
-    if let replaced { try? Notifications.NotificationCenter.shared.cancel(replaced) }
+    if let replaced { try? NotifyCenter.shared.cancel(replaced) }
 }
 
 /// Stops `observer` being called for `name`.
@@ -81,7 +81,7 @@ public func CFNotificationCenterRemoveObserver(_ center: CFNotificationCenter!, 
                                                _ object: UnsafeRawPointer!) {
     guard let center, let name else { return }
     let key = CFNotificationCenter.Key(observer: UInt(bitPattern: observer), name: name.rawValue as String)
-    if let token = center.registrations.withLock({ $0.removeValue(forKey: key) }) { try? Notifications.NotificationCenter.shared.cancel(token) }
+    if let token = center.registrations.withLock({ $0.removeValue(forKey: key) }) { try? NotifyCenter.shared.cancel(token) }
 }
 
 /// Stops `observer` being called for any name.
@@ -93,12 +93,12 @@ public func CFNotificationCenterRemoveEveryObserver(_ center: CFNotificationCent
         for key in mine.keys { table[key] = nil }
         return Array(mine.values)
     }
-    for token in tokens { try? Notifications.NotificationCenter.shared.cancel(token) }
+    for token in tokens { try? NotifyCenter.shared.cancel(token) }
 }
 
 /// Posts `name` to every process of the user (object and user info are not carried, as on Darwin).
 public func CFNotificationCenterPostNotification(_ center: CFNotificationCenter!, _ name: CFNotificationName!, _ object: UnsafeRawPointer!,
                                                  _ userInfo: CFDictionary!, _ deliverImmediately: Bool) {
     guard center != nil, let name else { return }
-    try? Notifications.NotificationCenter.shared.post(name.rawValue as String)
+    try? NotifyCenter.shared.post(name.rawValue as String)
 }

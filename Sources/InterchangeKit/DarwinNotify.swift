@@ -30,7 +30,7 @@ public let NOTIFY_STATUS_FAILED: UInt32 = NotifyStatus.failed.rawValue
 public typealias notify_handler_t = @Sendable (Int32) -> Void
 
 /// The engine's center: the process's one connection to the user's shared table.
-private var center: Notifications.NotificationCenter { Notifications.NotificationCenter.shared }
+private var center: NotifyCenter { NotifyCenter.shared }
 
 /// The status of an engine call, as C gives it.
 private func status(_ body: () throws(NotificationError) -> Void) -> UInt32 {

@@ -6,7 +6,7 @@ import SystemCalls
 // The delivery thread: it holds this process's record in the table (its robust mutex, which
 // tells other processes that the process lives), receives wake datagrams and fires the
 // registrations whose names were posted.
-extension NotificationCenter {
+extension NotifyCenter {
     // MARK: Delivery
 
     func startDelivery() throws(NotificationError) {

@@ -18,7 +18,7 @@ struct Registration: Sendable {
     var localName: String?
     /// The counter when this registration was last delivered.
     var lastSeen: UInt64 = 0
-    /// The counter at the last ``NotificationCenter/check(_:)``.
+    /// The counter at the last ``NotifyCenter/check(_:)``.
     var lastChecked: UInt64 = 0
     var checked = false
     var suspended = 0

@@ -1,5 +1,5 @@
 /// A registration, as notify(3)'s `int` token: valid in the process that registered, until
-/// ``NotificationCenter/cancel(_:)``.
+/// ``NotifyCenter/cancel(_:)``.
 public struct NotificationToken: RawRepresentable, Sendable, Hashable {
     /// The number notify(3) would return.
     public var rawValue: Int32

@@ -3,6 +3,7 @@ import AppRegistry
 import OrderedCollections
 import PropertyLists
 import Synchronization
+import SystemCalls
 
 /// `UserDefaults` for Linux, shared between processes: an app's own defaults or an App Group's
 /// (`UserDefaults(suiteName: "group.…")`), with nothing lost when several processes write at once
@@ -45,6 +46,27 @@ public final class SharedDefaults: Sendable {
             self.init(location: try .app(suiteName, on: root))
         } else {
             self.init(location: try .group(suiteName, member: member, on: root))
+        }
+    }
+
+    /// `UserDefaults(suiteName:)` with Apple's shape: for the app the launcher started
+    /// (`DI_BUNDLE_IDENTIFIER`) on its device root (`DOCUMENT_INTERCHANGE_ROOT`, else the
+    /// user's), found as `UTType` finds its registry, so Apple code makes no set-up call. `nil`
+    /// (as Foundation's initializer) when the app is unknown or not in the group; a `nil` suite
+    /// name is the app's own defaults.
+    ///
+    /// Linux's Foundation has `UserDefaults(suiteName:)` too, but keeps a suite in
+    /// `~/.config/SUITE.plist`, not the group's container: processes of a group would not share it.
+    public convenience init?(suiteName: String?) {
+        let root = DeviceRoot.resolve(explicit: nil)
+        guard let identifier = Environment.value(LaunchCommand.identityVariable).flatMap({ $0.isEmpty ? nil : $0 }),
+              let catalog = try? TypeCatalog.requiredForPrograms(on: root),
+              let registry = try? RegistryStore.open(root: root, catalog: catalog),
+              let app = AppBundle.registered(identifier, in: registry) else { return nil }
+        do {
+            try self.init(suiteName: suiteName ?? identifier, member: AppGroupMember(app: app), on: root)
+        } catch {
+            return nil
         }
     }
 

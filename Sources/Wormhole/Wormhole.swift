@@ -34,7 +34,7 @@ public final class Wormhole: Sendable {
     public let directory: String
     /// How messages are written and read.
     public let transiting: Transiting
-    let notifications: NotificationCenter
+    let notifications: NotifyCenter
     let coordinator: FileCoordinator
     private let listeners = Mutex<[String: NotificationToken]>([:])
     /// Numbers the messages this process queues (a tie-breaker within one clock tick).
@@ -47,7 +47,7 @@ public final class Wormhole: Sendable {
     /// A wormhole in `containerPath` (an App Group container, or any folder for now), in its
     /// subfolder `optionalDirectory` when given (created when missing).
     public init(containerPath: String, optionalDirectory: String? = nil, transiting: Transiting = .file,
-                notifications: NotificationCenter = .shared, coordination: CoordinationSpace = .shared) throws(WormholeError) {
+                notifications: NotifyCenter = .shared, coordination: CoordinationSpace = .shared) throws(WormholeError) {
         if let optionalDirectory { _ = try Self.fileName(optionalDirectory, suffix: "") }
         directory = containerPath + (optionalDirectory.map { "/" + $0 } ?? "")
         self.transiting = transiting

@@ -8,7 +8,7 @@ import ToolSupport
 /// in one place and in order.
 struct NotifyutilRun {
     var command: ParsedCommand
-    let center = NotificationCenter.shared
+    let center = NotifyCenter.shared
 
     /// What kind of registration -w and -# make.
     enum RegistrationType: String, Sendable, Hashable {

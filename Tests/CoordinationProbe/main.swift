@@ -35,7 +35,7 @@ func park() -> Never {
 switch arguments[0] {
 case "notify-echo":
     // On each post of PING (callback), post PONG; N times, then exit.
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     let (ping, pong, count) = (rest[0], rest[1], Int(rest[2]) ?? 1)
     let seen = Atomic<Int>(0)
     do {
@@ -50,7 +50,7 @@ case "notify-echo":
 
 case "notify-final":
     // Registers for NAME; prints the state each callback reads; exits when it reads EXPECTED.
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     let (name, expected) = (rest[0], UInt64(rest[1]) ?? 0)
     let calls = Atomic<Int>(0)
     let finished = Atomic<Bool>(false)
@@ -66,14 +66,14 @@ case "notify-final":
 
 case "notify-register-park":
     // Registers for NAME (a callback) and waits to be killed.
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     do { _ = try center.register(rest[0]) { _ in print("posted") } } catch { fail(error) }
     print("ready")
     park()
 
 case "notify-set-state":
     // Registers NAME, sets its state, and waits to be killed (the state lives while it does).
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     do {
         let token = try center.registerCheck(rest[0])
         try center.setState(UInt64(rest[1]) ?? 0, for: token)
@@ -83,7 +83,7 @@ case "notify-set-state":
 
 case "notify-post":
     // Posts NAME, N times, setting the state to the post's number before each.
-    let center = NotificationCenter(directory: folder)
+    let center = NotifyCenter(directory: folder)
     let (name, count) = (rest[0], Int(rest[1]) ?? 1)
     do {
         let token = try center.registerPlain(name)
@@ -187,7 +187,7 @@ case "presenter-echo":
 
 case "wormhole-send":
     // CONTAINER IDENTIFIER COUNT SENDER: queues COUNT messages {sender, index}.
-    let notifications = NotificationCenter(directory: folder)
+    let notifications = NotifyCenter(directory: folder)
     do {
         let wormhole = try Wormhole(containerPath: rest[0], optionalDirectory: "wormhole", notifications: notifications,
                                     coordination: CoordinationSpace(directory: folder))
@@ -199,7 +199,7 @@ case "wormhole-send":
 
 case "wormhole-listen-queue":
     // CONTAINER IDENTIFIER TOTAL: prints "got SENDER INDEX" per message; exits after TOTAL.
-    let notifications = NotificationCenter(directory: folder)
+    let notifications = NotifyCenter(directory: folder)
     let total = Int(rest[2]) ?? 1
     let received = Atomic<Int>(0)
     do {
@@ -222,7 +222,7 @@ case "wormhole-listen-queue":
 
 case "wormhole-listen":
     // CONTAINER IDENTIFIER: prints "message TEXT" for each message passed (a string).
-    let notifications = NotificationCenter(directory: folder)
+    let notifications = NotifyCenter(directory: folder)
     do {
         let wormhole = try Wormhole(containerPath: rest[0], optionalDirectory: "wormhole", transiting: rest.count > 2 ? .coordinatedFile : .file,
                                     notifications: notifications, coordination: CoordinationSpace(directory: folder))

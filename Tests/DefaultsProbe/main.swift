@@ -18,11 +18,22 @@
 //   tally FOLDER SUITE P K          how many of the P×K keys of `write` are missing
 //   dump FOLDER SUITE               every key and value, sorted, one a line
 //   merge FOLDER SUITE              synchronize(), timed in ms; exit 1 when it fails
+//   suite-name SUITE KEY VALUE      (no FOLDER) SharedDefaults(suiteName:) as a launched app
 import PropertyLists
 import SharedDefaults
 import SystemCalls
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// suite-name SUITE KEY VALUE: as an app started by the launcher (its environment names the app
+// and the root), SharedDefaults(suiteName:) with nothing else; set KEY, synchronize, print "set",
+// or "nil" when the initializer gives none.
+if arguments.first == "suite-name", arguments.count == 4 {
+    guard let suite = SharedDefaults(suiteName: arguments[1]) else { print("nil"); CurrentProcess.exit(0) }
+    suite.set(arguments[3], forKey: arguments[2])
+    _ = suite.synchronize()
+    print("set")
+    CurrentProcess.exit(0)
+}
 guard arguments.count >= 3 else {
     print("usage: defaults-probe MODE FOLDER SUITE …")
     CurrentProcess.exit(2)

@@ -54,6 +54,24 @@ import TestHelpers
         #expect(try PropertyListReader.read(Array(exported.utf8)).value["k"] == .string("kept"))
     }
 
+    /// `SharedDefaults(suiteName:)` in a process the launcher started (its environment names the
+    /// app and the root, nothing else is set up): the group's suite is shared with the `defaults`
+    /// tool, and a group the app is not in gives nil, as Foundation's initializer does.
+    @Test func suiteNameFindsTheLaunchedAppAndItsGroup() throws {
+        let r = try root()
+        _ = try ok(r, ["write", "com.example.notes", "warm", "-string", "up"])   // builds the registry
+        let launched = ["DI_BUNDLE_IDENTIFIER": "com.example.groupnotes", "DOCUMENT_INTERCHANGE_ROOT": r]
+        let set = try TestSupport.run(Probe.path, ["suite-name", Self.group, "Note", "Buy milk"], environment: launched)
+        #expect(set.out == "set\n", "\(set.out)\(set.stderr)")
+        #expect(try ok(r, ["read", Self.group, "Note"]) == "Buy milk\n")
+        let outsider = try TestSupport.run(Probe.path, ["suite-name", Self.group, "Note", "x"],
+                                           environment: ["DI_BUNDLE_IDENTIFIER": "com.example.notes", "DOCUMENT_INTERCHANGE_ROOT": r])
+        #expect(outsider.out == "nil\n", "\(outsider.out)\(outsider.stderr)")
+        let nobody = try TestSupport.run(Probe.path, ["suite-name", Self.group, "Note", "x"], environment: ["DOCUMENT_INTERCHANGE_ROOT": r, "DI_BUNDLE_IDENTIFIER": ""])
+        #expect(nobody.out == "nil\n")
+        #expect(try ok(r, ["read", Self.group, "Note"]) == "Buy milk\n")
+    }
+
     @Test func readPrintsTheOldStyleDescription() throws {
         let r = try root()
         _ = try ok(r, ["write", Self.group, "Note", "-string", "Buy milk"])

@@ -18,7 +18,7 @@ struct WormholeTests {
 
     func wormhole(_ folders: (table: String, container: String), transiting: Wormhole.Transiting = .file) throws -> Wormhole {
         try Wormhole(containerPath: folders.container, optionalDirectory: "wormhole", transiting: transiting,
-                     notifications: NotificationCenter(directory: folders.table), coordination: CoordinationSpace(directory: folders.table))
+                     notifications: NotifyCenter(directory: folders.table), coordination: CoordinationSpace(directory: folders.table))
     }
 
     @Test("A message is an NSKeyedArchiver archive under root in IDENTIFIER.archive; the last one wins", arguments: [Wormhole.Transiting.file, .coordinatedFile])

@@ -69,13 +69,16 @@ public struct LaunchCommand: Sendable, Hashable {
         return result
     }
 
+    /// The variable a launched app finds its bundle identifier in.
+    public static let identityVariable = "DI_BUNDLE_IDENTIFIER"
+
     /// The environment a launched app is given besides ours: who it is (`DI_BUNDLE_IDENTIFIER`)
     /// and on which device root (`DOCUMENT_INTERCHANGE_ROOT`), so that the app-side library finds
     /// its container; the sender, the request file, and the document's URL (`DI_DOCUMENT_URL`) or
     /// the URL (`DI_URL`, left out when longer than ``longestURLArgument``).
     public static func environment(bundleIdentifier: String, root: DeviceRoot, sourceApplication: String, requestPath: String,
                                    documentPath: String? = nil, url: String? = nil) -> [String] {
-        var result = ["DI_BUNDLE_IDENTIFIER=" + bundleIdentifier, DeviceRoot.environmentVariable + "=" + root.path,
+        var result = [identityVariable + "=" + bundleIdentifier, DeviceRoot.environmentVariable + "=" + root.path,
                       "DI_SOURCE_APPLICATION=" + sourceApplication, "DI_OPEN_REQUEST=" + requestPath]
         if let documentPath { result.append("DI_DOCUMENT_URL=" + fileURL(documentPath)) }
         if let url, url.utf8.count <= longestURLArgument { result.append("DI_URL=" + url) }

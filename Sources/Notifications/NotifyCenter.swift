@@ -3,6 +3,9 @@ import ProcessTables
 import Synchronization
 import SystemCalls
 
+/// Named `NotifyCenter`, not `NotificationCenter`: an app importing this module beside Foundation
+/// keeps Foundation's `NotificationCenter` (in-process notifications) unambiguous.
+///
 /// Darwin's notify(3) between processes on Linux, without a daemon: post a name, register for it
 /// with a callback, a file descriptor, a signal or a flag to check, and keep a 64-bit state
 /// with it. Every process of the user maps one table (``NotificationTable``) in the
@@ -12,14 +15,14 @@ import SystemCalls
 /// handlers, one at a time.
 ///
 /// ```swift
-/// let center = NotificationCenter.shared
+/// let center = NotifyCenter.shared
 /// let token = try center.register("com.example.notes.changed") { _ in reload() }
 /// try center.post("com.example.notes.changed")     // in another process
 /// ```
 ///
 /// Names follow ``NotificationName``'s rules (`self.` names stay in the process, `user.uid.N.`
 /// names are user N's). A center lives as long as its process.
-public final class NotificationCenter: Sendable {
+public final class NotifyCenter: Sendable {
     /// The folder of the table, as given.
     public let directory: String
     /// How long registering waits for another process holding the table lock before it fails
@@ -32,7 +35,7 @@ public final class NotificationCenter: Sendable {
     let opened = Mutex<NotificationTable?>(nil)
 
     /// The center of the default folder (``defaultDirectory()``).
-    public static let shared = NotificationCenter(directory: defaultDirectory())
+    public static let shared = NotifyCenter(directory: defaultDirectory())
 
     /// A center over the table in `directory` (created, with mode 0700, when missing).
     public init(directory: String, lockTimeout: Double = 2) {

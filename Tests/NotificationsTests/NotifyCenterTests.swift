@@ -10,17 +10,17 @@ func freshFolder() throws -> String { try TestSupport.temporaryDirectory().path 
 
 
 @Suite("Notifications between processes")
-struct NotificationCenterTests {
+struct NotifyCenterTests {
     @Test("A post reaches a callback in another process")
     func postReachesAnotherProcess() throws {
         let folder = try freshFolder()
         let observer = try ProbeProcess.probe(["notify-register-park", folder, "com.example.changed"])
         defer { observer.stop() }
         #expect(observer.waitForLine(startingWith: "ready") != nil)
-        try NotificationCenter(directory: folder).post("com.example.changed")
+        try NotifyCenter(directory: folder).post("com.example.changed")
         #expect(observer.waitForLine(startingWith: "posted") != nil)
         // Another name does not reach it.
-        try NotificationCenter(directory: folder).post("com.example.other")
+        try NotifyCenter(directory: folder).post("com.example.other")
         Thread.sleep(forTimeInterval: 0.2)
         #expect(observer.output.filter { $0 == "posted" }.count == 1)
     }
@@ -28,7 +28,7 @@ struct NotificationCenterTests {
     @Test("A callback in this process from another process's post; the check flag")
     func callbackAndCheck() throws {
         let folder = try freshFolder()
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let calls = Atomic<Int>(0)
         let token = try center.register("com.example.sync") { _ in calls.add(1, ordering: .sequentiallyConsistent) }
         let check = try center.registerCheck("com.example.sync")
@@ -67,7 +67,7 @@ struct NotificationCenterTests {
     @Test("Posts while suspended give one delivery on resume")
     func suspendCoalesces() throws {
         let folder = try freshFolder()
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let calls = Atomic<Int>(0)
         let token = try center.register("com.example.burst") { _ in calls.add(1, ordering: .sequentiallyConsistent) }
         try center.suspend(token)
@@ -88,7 +88,7 @@ struct NotificationCenterTests {
         defer { observer.stop() }
         #expect(observer.waitForLine(startingWith: "ready") != nil)
         #expect(observer.stopAndWait())
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let start = Date()
         for _ in 0..<10_000 { try center.post("com.example.busy") }
         #expect(Date().timeIntervalSince(start) < 20)
@@ -103,7 +103,7 @@ struct NotificationCenterTests {
         let folder = try freshFolder()
         let holder = try ProbeProcess.probe(["notify-set-state", folder, "com.example.level", "42"])
         #expect(holder.waitForLine(startingWith: "ready") != nil)
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let token = try center.registerPlain("com.example.level")
         #expect(try center.state(of: token) == 42)
         try center.setState(.max, for: token)
@@ -117,7 +117,7 @@ struct NotificationCenterTests {
     @Test("File-descriptor registrations read the token, big-endian; a reused descriptor carries both")
     func fileDescriptor() throws {
         let folder = try freshFolder()
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let (first, descriptor) = try center.registerFileDescriptor("com.example.a")
         let (second, same) = try center.registerFileDescriptor("com.example.b", reusing: descriptor)
         #expect(same == descriptor)
@@ -137,7 +137,7 @@ struct NotificationCenterTests {
         let observer = try ProbeProcess.probe(["notify-register-park", folder, "self.changed"])
         defer { observer.stop() }
         #expect(observer.waitForLine(startingWith: "ready") != nil)
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         let calls = Atomic<Int>(0)
         let token = try center.register("self.changed") { _ in calls.add(1, ordering: .sequentiallyConsistent) }
         try center.post("self.changed")
@@ -156,7 +156,7 @@ struct NotificationCenterTests {
             #expect(observer.waitForLine(startingWith: "ready") != nil)
             observer.stop()
         }
-        let center = NotificationCenter(directory: folder)
+        let center = NotifyCenter(directory: folder)
         try center.post("com.example.crash") // sends to dead mailboxes: refused, cleared
         let calls = Atomic<Int>(0)
         _ = try center.register("com.example.crash") { _ in calls.add(1, ordering: .sequentiallyConsistent) }
@@ -167,7 +167,7 @@ struct NotificationCenterTests {
 
     @Test("Another user's names are refused before they reach the table")
     func otherUsersNames() throws {
-        let center = NotificationCenter(directory: try freshFolder())
+        let center = NotifyCenter(directory: try freshFolder())
         let other = ProcessSignals.userID == 0 ? nil : "user.uid.\(ProcessSignals.userID + 1).x"
         if let other {
             #expect(throws: NotificationError.notAuthorized(other, owner: ProcessSignals.userID + 1)) { try center.post(other) }

@@ -4,7 +4,7 @@ import SystemCalls
 
 // Registering for names and using registrations (notify_register_*, notify_check, state,
 // suspend, cancel).
-extension NotificationCenter {
+extension NotifyCenter {
     // MARK: Registering
 
     /// Registers for `name` with a flag read by ``check(_:)``. `notify_register_check`.
