@@ -382,7 +382,7 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "PropertyListsTests",
-            dependencies: ["PropertyLists", "TestHelpers"]
+            dependencies: ["PropertyLists", "TestHelpers", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "KeyedArchivesTests",

@@ -11,6 +11,12 @@ public enum FileContents {
         public var description: String { message }
     }
 
+    /// Reads the whole file at `path` (a path as a `String` holds it; docs/apple-api.md, "Paths").
+    public static func read(_ path: String) throws(Failure) -> [UInt8] { try read(FilePath(path)) }
+
+    /// Writes `bytes` to `path` atomically (a path as a `String` holds it).
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) { try write(bytes, to: FilePath(path)) }
+
     /// Reads the whole file at `path`; `-` reads standard input.
     public static func read(_ path: FilePath) throws(Failure) -> [UInt8] {
         do {
