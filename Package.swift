@@ -497,6 +497,8 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        // Documentation only (swift package generate-documentation): each library's DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: libraryTargets + toolTargets + supportTargets + testTargets,
     swiftLanguageModes: [.v6]
