@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 
 /// Work done once per process on first use, such as starting a delivery thread: the first caller
 /// does it; callers arriving meanwhile wait until it has finished; every later caller returns at
