@@ -346,6 +346,12 @@ let supportTargets: [Target] = [
         ),
         // The other process in the coordination and notification tests (writers, presenters,
         // observers, processes to kill or stop).
+        // App B of seed article 003 (Apple-platform code), started by the launcher in InterchangeKitTests.
+        .executableTarget(
+            name: "seed-app-b",
+            dependencies: ["InterchangeKit"],
+            path: "Tests/SeedAppB"
+        ),
         .executableTarget(
             name: "coordination-probe",
             dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls"],

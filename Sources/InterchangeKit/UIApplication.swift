@@ -59,6 +59,9 @@ public final class UIApplication {
     /// Why the last ``open(_:options:completionHandler:)`` or delivery failed (not Apple's).
     public private(set) var lastError: (any Error)?
 
+    /// Hands requests to the delegate as they arrive, while the app runs (``UIApplicationMain(_:)``).
+    private var listener: Task<Void, Never>?
+
     init() {}
 
     /// Whether a registered app handles `url`'s scheme and this app declared the scheme in its
@@ -98,12 +101,42 @@ public final class UIApplication {
         return waiting.count
     }
 
-    func deliver(_ incoming: IncomingURL) {
+    func deliver(_ incoming: IncomingURL, to receiver: (any UIApplicationDelegate)? = nil) {
         guard let url = URL(string: incoming.url.description) else { return }
+        open(url, sender: incoming.sourceApplication, annotation: incoming.annotation.map(FoundationValue.object), to: receiver ?? delegate)
+    }
+
+    /// A document another app handed over (moved from the Inbox into `Documents/` by the app's
+    /// receiver), as iOS gives it: a file URL, with the sender and the annotation.
+    func deliver(_ document: IncomingDocument, to receiver: (any UIApplicationDelegate)?) {
+        open(URL(fileURLWithPath: document.path), sender: document.sourceApplication, annotation: document.annotation.map(FoundationValue.object),
+             to: receiver)
+    }
+
+    private func open(_ url: URL, sender: String?, annotation: Any?, to receiver: (any UIApplicationDelegate)?) {
         var options: [OpenURLOptionsKey: Any] = [.openInPlace: false]
-        if let sender = incoming.sourceApplication { options[.sourceApplication] = sender }
-        if let annotation = incoming.annotation { options[.annotation] = FoundationValue.object(annotation) }
-        _ = delegate?.application(self, open: url, options: options)
+        if let sender { options[.sourceApplication] = sender }
+        if let annotation { options[.annotation] = annotation }
+        _ = receiver?.application(self, open: url, options: options)
+    }
+
+    /// From now on, the app's requests (URLs and documents) reach `receiver` as they arrive, as
+    /// they reach a running iOS app; the app is marked as listening, so that openers hand URLs
+    /// to this process instead of starting the app again.
+    func listen(as app: InterchangeApp, for receiver: any UIApplicationDelegate) {
+        listener?.cancel()
+        listener = Task { @MainActor [weak self] in
+            do {
+                for try await request in app.requests() {
+                    switch request {
+                    case .url(let incoming): self?.deliver(incoming, to: receiver)
+                    case .document(let document): self?.deliver(document, to: receiver)
+                    }
+                }
+            } catch {
+                self?.lastError = error
+            }
+        }
     }
 
     /// Starts the app as iOS does: `didFinishLaunchingWithOptions` with the URL it was started
@@ -122,12 +155,14 @@ public final class UIApplication {
         let proceed = delegate.application(self, didFinishLaunchingWithOptions: options)
         if proceed, let launchURL { deliver(launchURL) }
         deliverPendingURLs()
+        if let app = try? CurrentApp.app.get() { listen(as: app, for: delegate) }
     }
 }
 
 /// Starts the app with `delegate` (UIKit's `UIApplicationMain`, which `@main` calls on iOS):
-/// the launch options, the launch URL, then the URLs waiting; then returns, so that a command-line
-/// program can finish (call ``UIApplication/deliverPendingURLs()`` again to take later ones).
+/// the launch options, the launch URL, then the URLs waiting; from then on, while the process
+/// runs its main queue, each URL or document that arrives (``UIApplicationDelegate/application(_:open:options:)``).
+/// Unlike UIKit's it returns, so that a command-line program can finish.
 @MainActor
 public func UIApplicationMain(_ delegate: any UIApplicationDelegate) {
     UIApplication.shared.launch(with: delegate)

@@ -1,7 +1,7 @@
 // Apple-platform code, written as an iOS app writes it, compiled here with `import InterchangeKit`
 // added. The code is the seed articles' (../shared/seeds/), in Swift: 000 (a data package handed
 // over through a uniquely named pasteboard and a URL), 003 (a URL-handler round trip between two
-// apps, data returned base64 in the query) and 004 (an App Group's container, a coordinated file
+// apps, data returned base64 in the query; app B is a real program, Tests/SeedAppB) and 004 (an App Group's container, a coordinated file
 // with a presenter, Darwin notifications). What each expects is what iOS does, as the articles
 // and Apple's documentation say. The only Linux line is `acting(as:)`, which makes the test
 // process each app in turn (InterchangeKitDevice.swift).
@@ -90,54 +90,34 @@ extension InterchangeKitTests {
 
 // MARK: 003: a URL-handler round trip
 
-/// App B, as the article writes it: `appB://localhost/exportData` asks for its data, which it
-/// sends back to A base64-encoded in the query of `appA://localhost/exportedData/data`.
-@MainActor
-final class AppBDelegate: UIApplicationDelegate {
-    var handled: [URL] = []
-
-    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
-        true
-    }
-
-    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
-        guard url.scheme == "appB", url.path == "/exportData" else { return false }
-        handled.append(url)
-        let json = "{\"title\":\"exported by B\"}"
-        let reply = URL(string: "appA://localhost/exportedData/data?" + Data(json.utf8).base64EncodedString())!
-        app.open(reply, options: [:], completionHandler: nil)
-        return true
-    }
-}
-
-/// App A: receives B's reply.
+/// App A: running, it asks B for its data and receives B's reply. (App B is a program of its
+/// own, Tests/SeedAppB, which the launcher starts for `appB://`.)
 @MainActor
 final class AppADelegate: UIApplicationDelegate {
     var exported: String?
+    var sender: String?
 
     func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
         guard url.scheme == "appA", url.path == "/exportedData/data", let query = url.query, let data = Data(base64Encoded: query) else { return false }
         exported = String(data: data, encoding: .utf8)
-        return options[.sourceApplication] as? String == "com.example.appB"
+        sender = options[.sourceApplication] as? String
+        return true
     }
 }
 
 extension InterchangeKitTests {
-    @Test @MainActor func appAAsksAppBForItsDataAndGetsItBack() throws {
+    @Test @MainActor func appAAsksAppBForItsDataAndGetsItBackWhileRunning() async throws {
+        let a = AppADelegate()
         try acting(as: "com.example.appA") {
+            UIApplicationMain(a)
             let ask = URL(string: "appB://localhost/exportData")!
             #expect(UIApplication.shared.canOpenURL(ask))
             UIApplication.shared.open(ask)
         }
-        let b = AppBDelegate()
-        try acting(as: "com.example.appB") { UIApplicationMain(b) }
-        #expect(b.handled.map(\.absoluteString) == ["appB://localhost/exportData"])
-        let a = AppADelegate()
-        try acting(as: "com.example.appA") {
-            UIApplication.shared.delegate = a
-            #expect(UIApplication.shared.deliverPendingURLs() == 1)
-        }
+        // B starts, answers, exits; A, running, is handed the reply as it arrives.
+        for _ in 0..<1000 where a.exported == nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(a.exported == "{\"title\":\"exported by B\"}")
+        #expect(a.sender == "com.example.appB")
     }
 }
 

@@ -14,7 +14,8 @@ import Testing
 ///
 /// - `com.enharmonichq.sender` / `com.enharmonichq.viewer` (000): the viewer handles
 ///   `com.EnharmonicHQ.Viewer://`, which the sender may ask about.
-/// - `com.example.appA` / `com.example.appB` (003): `appA://` and `appB://`, each may ask about the other.
+/// - `com.example.appA` / `com.example.appB` (003): `appA://` and `appB://`, each may ask about
+///   the other; B is a real program (Tests/SeedAppB) that its launch command starts.
 /// - The sender is in `group.com.atomicbird.demonotes` (004).
 @Suite(.interchangeDevice, .serialized) struct InterchangeKitTests {}
 
@@ -25,11 +26,13 @@ enum InterchangeDevice {
     static let made: Bool = {
         // The sender and the viewer are one team's: named pasteboards are shared between apps
         // with the same team ID (since iOS 7; the article predates it).
-        let apps: [(id: String, schemes: [String], queries: [String], groups: [String], team: String?)] = [
-            ("com.enharmonichq.sender", [], ["com.enharmonichq.viewer"], ["group.com.atomicbird.demonotes"], "ENHARMONIC"),
-            ("com.enharmonichq.viewer", ["com.EnharmonicHQ.Viewer"], [], [], "ENHARMONIC"),
-            ("com.example.appA", ["appA"], ["appB"], [], nil),
-            ("com.example.appB", ["appB"], ["appA"], [], nil),
+        // App B is a real program (Tests/SeedAppB), started by its launch command.
+        let appB = [TestSupport.productsDirectory.appendingPathComponent("seed-app-b").path]
+        let apps: [(id: String, schemes: [String], queries: [String], groups: [String], team: String?, launch: [String]?)] = [
+            ("com.enharmonichq.sender", [], ["com.enharmonichq.viewer"], ["group.com.atomicbird.demonotes"], "ENHARMONIC", nil),
+            ("com.enharmonichq.viewer", ["com.EnharmonicHQ.Viewer"], [], [], "ENHARMONIC", nil),
+            ("com.example.appA", ["appA"], ["appB"], [], nil, nil),
+            ("com.example.appB", ["appB"], ["appA"], [], nil, appB),
         ]
         for app in apps {
             var info: OrderedDictionary<String, PropertyList> = ["CFBundleIdentifier": .string(app.id), "CFBundleName": .string(app.id)]
@@ -37,6 +40,7 @@ enum InterchangeDevice {
                 info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLName": .string(app.id), "CFBundleURLSchemes": .array(app.schemes.map { .string($0) })])])
             }
             if !app.queries.isEmpty { info["LSApplicationQueriesSchemes"] = .array(app.queries.map { .string($0) }) }
+            if let launch = app.launch { info[LaunchCommand.key] = .array(launch.map { .string($0) }) }
             let bundle = folder.appendingPathComponent("bundles/\(app.id).app")
             try! FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
             try! Data(try! XMLPropertyListWriter().write(.dictionary(info))).write(to: bundle.appendingPathComponent("Info.plist"))
