@@ -41,6 +41,11 @@ enum InterchangeDevice {
             }
             if !app.queries.isEmpty { info["LSApplicationQueriesSchemes"] = .array(app.queries.map { .string($0) }) }
             if let launch = app.launch { info[LaunchCommand.key] = .array(launch.map { .string($0) }) }
+            if app.id == "com.example.appA" {
+                // A opens text documents (Open In hands them to it through the Inbox).
+                info["CFBundleDocumentTypes"] = .array([.dictionary(["CFBundleTypeName": .string("Text"), "CFBundleTypeRole": .string("Editor"),
+                                                                     "LSItemContentTypes": .array([.string("public.plain-text")])])])
+            }
             let bundle = folder.appendingPathComponent("bundles/\(app.id).app")
             try! FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
             try! Data(try! XMLPropertyListWriter().write(.dictionary(info))).write(to: bundle.appendingPathComponent("Info.plist"))
