@@ -416,7 +416,7 @@ let testTargets: [Target] = [
         .testTarget(
             name: "ToolsTests",
             dependencies: ["TestHelpers"],
-            exclude: ["Snapshots"]
+            exclude: ["Snapshots", "Fixtures"]
         ),
         .testTarget(
             name: "URLSchemesTests",

@@ -95,11 +95,22 @@ import Testing
         // fish: its own completion engine.
         let fish = try TestSupport.run("/usr/bin/fish", ["-c", "source \(share)/fish/vendor_completions.d/uti.fish; complete -C 'uti con'; complete -C 'uti lint --ignore miss'"]).out
         #expect(fish.contains("conforms\t") && fish.contains("missing-rank"), "\(fish)")
-        // zsh: every script parses.
+        // zsh: every script parses, and zsh's own completion system, in an interactive shell on
+        // a pseudo-terminal, completes options, verbs and subverbs with them.
         for tool in Self.tools {
             let zsh = try TestSupport.run("/usr/bin/zsh", ["-n", share + "/zsh/site-functions/_\(tool)"])
             #expect(zsh.status == 0, "\(tool): \(zsh.stderr)")
         }
+        let complete = TestSupport.packageRoot.appendingPathComponent("Tests/ToolsTests/Fixtures/zsh_complete.zsh").path
+        func zsh(_ line: String) throws -> [String] {
+            try TestSupport.run("/usr/bin/zsh", [complete, share + "/zsh/site-functions", prefix.path + "/bin", line]).out
+                .split(separator: "\n").map(String.init)
+        }
+        #expect(try zsh("openin --ro") == ["--root"])
+        #expect(try zsh("openin def") == ["default"])
+        #expect(try zsh("openin default ") == ["get", "list", "set", "unset"])
+        #expect(try zsh("uti for-") == ["for-extension", "for-file", "for-mime"])
+        #expect(try zsh("uti lint --ignore miss") == ["missing-rank"])
     }
 
     /// The unit passes systemd's own checks and its command starts the receiver on a root that is
