@@ -8,9 +8,21 @@ zpty shell zsh -f -i
 zpty -w shell "PROMPT='>'; fpath=($1 \$fpath); PATH=$2:\$PATH; autoload -U compinit; compinit -u -D; bindkey '^I' complete-word"
 zpty -w shell 'compadd () { if [[ $1 = -O || $1 = -A || $1 = -D ]]; then builtin compadd "$@"; return; fi; local -a hits; builtin compadd -O hits "$@"; print -rl -- "@@${^hits[@]}@@"; }'
 zpty -w -n shell "$3"$'\t'
-sleep 1
+# Read until a candidate has come and the shell has been quiet for half a second (a loaded
+# machine may take a while to load compinit), or 15 seconds have passed.
 output=""
-while zpty -r -t shell line; do output+=$line; done
+quiet=0
+deadline=$((SECONDS + 15))
+while (( SECONDS < deadline )); do
+  if zpty -r -t shell line; then
+    output+=$line
+    quiet=0
+  else
+    sleep 0.05
+    (( quiet++ ))
+    [[ $output =~ '@@[^@$]+@@' ]] && (( quiet >= 10 )) && break
+  fi
+done
 zpty -d shell
 # The echo of the wrapper's own definition carries the marker pattern too: only complete words count.
 print -r -- "$output" | grep -o '@@[^@$]*@@' | sed 's/^@@//; s/@@$//' | sort -u
