@@ -76,7 +76,8 @@ public struct Choices: Sendable {
     /// More lines on why the app of `entry` is where it is for document `index`: for a desktop
     /// application, the file it came from, the line that associated it, its flags.
     public func explanation(_ entry: Sheet.AppEntry, document index: Int) -> [String] {
-        desktop?.linux.explanation(for: entry.app.bundleIdentifier, document: index, in: desktop!.selection) ?? []
+        guard let desktop else { return [] }
+        return desktop.linux.explanation(for: entry.app.bundleIdentifier, document: index, in: desktop.selection)
     }
 
     /// The fields that say what kind of app a row is, for JSON: `kind` (`bundle`, `desktop`), and
