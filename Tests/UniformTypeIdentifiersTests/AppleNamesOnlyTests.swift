@@ -7,30 +7,7 @@ import Testing
 /// without `import UniformTypes`. Checked with the real compiler (`swiftc -typecheck`) against
 /// the modules this test run was built with.
 extension UniformTypeIdentifiersTests {
-    static func typecheck(_ source: String) throws -> (status: Int32, errors: String) {
-        let folder = try TestSupport.temporaryDirectory()
-        let file = folder.appendingPathComponent("client.swift")
-        try Data(source.utf8).write(to: file)
-        let products = TestSupport.productsDirectory
-        let fm = FileManager.default
-        // The C modules the Swift modules were built against: SwiftPM's generated module maps
-        // and the packages' own, as the build found them.
-        var includes = [products.appendingPathComponent("Modules").path,
-                        TestSupport.packageRoot.appendingPathComponent(".build/checkouts/swift-system/Sources/CSystem/include").path]
-        for folder in (try? fm.contentsOfDirectory(atPath: products.path)) ?? [] where folder.hasSuffix(".build") {
-            let path = products.appendingPathComponent(folder).path
-            if fm.fileExists(atPath: path + "/module.modulemap") { includes.append(path) }
-        }
-        let sources = TestSupport.packageRoot.appendingPathComponent("Sources").path
-        for target in (try? fm.contentsOfDirectory(atPath: sources)) ?? [] where target.hasPrefix("C") {
-            for path in [sources + "/" + target, sources + "/" + target + "/include"] where fm.fileExists(atPath: path + "/module.modulemap") {
-                includes.append(path)
-            }
-        }
-        let run = try TestSupport.run("/usr/bin/env", ["swiftc", "-typecheck", "-Xcc", "-I/usr/include/libxml2"]
-                                      + includes.flatMap { ["-I", $0] } + [file.path])
-        return (run.status, run.stderr)
-    }
+    static func typecheck(_ source: String) throws -> (status: Int32, errors: String) { try ClientTypecheck.run(source) }
 
     @Test func appleCodeSeesAppleNamesAndNotTheEngine() throws {
         let apple = try Self.typecheck("""
