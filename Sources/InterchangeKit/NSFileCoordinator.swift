@@ -21,12 +21,12 @@ open class NSFileCoordinator: @unchecked Sendable {
 
     /// A coordinator; `filePresenter`'s own process is not asked about the coordinator's accesses.
     public init(filePresenter: (any NSFilePresenter)?) {
-        coordinator = FileCoordinator(filePresenter: filePresenter.map(PresenterBridge.bridge(for:)))
+        coordinator = FileCoordinator(filePresenter: filePresenter.map { PresenterBridge.bridge(for: $0, register: false) })
     }
 
     /// Makes `filePresenter` hear about other processes' accesses to its item.
     open class func addFilePresenter(_ filePresenter: any NSFilePresenter) {
-        try? FileCoordinator.addFilePresenter(PresenterBridge.bridge(for: filePresenter))
+        try? FileCoordinator.addFilePresenter(PresenterBridge.bridge(for: filePresenter, register: true))
     }
 
     /// Stops `filePresenter` hearing about them.

@@ -56,14 +56,16 @@ final class PresenterBridge: FilePresenter, @unchecked Sendable {
     func presentedSubitemDidChange(at path: String) { onQueue { $0.presentedSubitemDidChange(at: URL(fileURLWithPath: path)) } }
     func presentedSubitem(at oldPath: String, didMoveTo newPath: String) {}
 
-    /// The bridge of each registered presenter, so that removing it finds the same bridge.
+    /// The bridge of each registered presenter (``NSFileCoordinator/addFilePresenter(_:)``), so
+    /// that removing it, and a coordinator made for it, find the same bridge.
     static let registered = Mutex<[ObjectIdentifier: PresenterBridge]>([:])
 
-    static func bridge(for presenter: any NSFilePresenter) -> PresenterBridge {
+    /// The registered bridge of `presenter`, made and registered when `register` asks.
+    static func bridge(for presenter: any NSFilePresenter, register: Bool) -> PresenterBridge {
         registered.withLock { table in
             if let existing = table[ObjectIdentifier(presenter)], existing.presenter != nil { return existing }
             let made = PresenterBridge(presenter)
-            table[ObjectIdentifier(presenter)] = made
+            if register { table[ObjectIdentifier(presenter)] = made }
             return made
         }
     }

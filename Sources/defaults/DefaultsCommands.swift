@@ -14,13 +14,13 @@ struct Failure: Error {
 
 /// The verbs of `defaults`, each a few library calls.
 struct DefaultsCommands {
-    let command: ParsedCommand
+    let command: DefaultsCommand
     let root: DeviceRoot
     var operands: [String] { command.operands }
 
     func run() throws(Failure) -> Int32 {
         if root.origin == .explicit && !root.exists { throw Failure(message: "defaults: \(root.absence)", status: 2) }
-        switch command.verb(DefaultsVerb.self) ?? .read {
+        switch command.verb ?? .read {
         case .read: try readVerb()
         case .readType:
             let value = try value(operands[1], in: operands[0])

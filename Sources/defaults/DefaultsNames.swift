@@ -32,11 +32,5 @@ enum DefaultsVerb: String, VerbName {
     case `import`
 }
 
-extension ParsedCommand {
-    /// The value of a `defaults` option (the last one given).
-    subscript(_ option: DefaultsOption) -> String? { lastValue(option) }
-    /// Whether a `defaults` flag (or option) was given.
-    func flag(_ option: DefaultsOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `defaults` option.
-    func all(_ option: DefaultsOption) -> [String] { allValues(option) }
-}
+/// `defaults`'s command line, read through its names.
+typealias DefaultsCommand = ToolCommand<DefaultsOption, DefaultsVerb>

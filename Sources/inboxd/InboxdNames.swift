@@ -22,11 +22,5 @@ enum InboxdVerb: String, VerbName {
     case recover
 }
 
-extension ParsedCommand {
-    /// The value of a `inboxd` option (the last one given).
-    subscript(_ option: InboxdOption) -> String? { lastValue(option) }
-    /// Whether a `inboxd` flag (or option) was given.
-    func flag(_ option: InboxdOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `inboxd` option.
-    func all(_ option: InboxdOption) -> [String] { allValues(option) }
-}
+/// `inboxd`'s command line, read through its names.
+typealias InboxdCommand = ToolCommand<InboxdOption, InboxdVerb>

@@ -18,7 +18,7 @@ ToolMain.run(inboxdSpec, options: InboxdOption.self, verbs: InboxdVerb.self) { c
         Output.error("inboxd: --working-folder needs --app (each app has its own)")
         return 2
     }
-    let verb = command.verb(InboxdVerb.self) ?? .once
+    let verb = command.verb ?? .once
     let level = command[.logLevel].flatMap(Logger.Level.init(rawValue:)) ?? (verb == .run ? .info : .warning)
     LoggingSystem.bootstrap { _ in LogfmtHandler(level: level) }
     let logger = Logger(label: "inboxd")

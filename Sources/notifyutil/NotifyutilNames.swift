@@ -21,11 +21,5 @@ enum NotifyutilOption: String, OptionName {
     case dispatch = "-dispatch"
 }
 
-extension ParsedCommand {
-    /// The value of a `notifyutil` option (the last one given).
-    subscript(_ option: NotifyutilOption) -> String? { lastValue(option) }
-    /// Whether a `notifyutil` flag (or option) was given.
-    func flag(_ option: NotifyutilOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `notifyutil` option.
-    func all(_ option: NotifyutilOption) -> [String] { allValues(option) }
-}
+/// `notifyutil`'s command line, read through its names.
+typealias NotifyutilCommandLine = ToolCommand<NotifyutilOption, NoVerbs>

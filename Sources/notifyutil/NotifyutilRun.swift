@@ -7,7 +7,7 @@ import ToolSupport
 /// registration is done. Deliveries reach the main thread through a pipe, so lines are printed
 /// in one place and in order.
 struct NotifyutilRun {
-    var command: ParsedCommand
+    var command: NotifyutilCommandLine
     let center = NotifyCenter.shared
 
     /// What kind of registration -w and -# make.

@@ -2,6 +2,6 @@
 import Notifications
 import ToolSupport
 
-ToolMain.run(notifyutilSpec, options: NotifyutilOption.self) { command in
+ToolMain.run(notifyutilSpec, options: NotifyutilOption.self, verbs: NoVerbs.self) { command in
     NotifyutilRun(command: command).run()
 }

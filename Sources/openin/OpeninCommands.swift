@@ -12,10 +12,10 @@ struct OpeninCommands {
     /// What went wrong, said as the tool prints it, with the exit status.
     typealias Failure = ToolFailure
 
-    let command: ParsedCommand
+    let command: OpeninCommand
     let root: DeviceRoot
 
-    init(_ command: ParsedCommand) {
+    init(_ command: OpeninCommand) {
         self.command = command
         root = DeviceRoot.resolve(explicit: command[.root])
     }
@@ -26,7 +26,7 @@ struct OpeninCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        switch command.verb(OpeninVerb.self) {
+        switch command.verb {
         case .watch: return try DesktopWatcher.watch(idleExit: command[.idleExit].flatMap(Double.init))
         case .default: return try DefaultsCommand(root: root, registry: try registry(), json: command.flag(.json)).run(command.operands)
         case nil: break

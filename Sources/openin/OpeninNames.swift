@@ -28,14 +28,8 @@ enum OpeninVerb: String, VerbName {
     case watch
 }
 
-extension ParsedCommand {
-    /// The value of a `openin` option (the last one given).
-    subscript(_ option: OpeninOption) -> String? { lastValue(option) }
-    /// Whether a `openin` flag (or option) was given.
-    func flag(_ option: OpeninOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `openin` option.
-    func all(_ option: OpeninOption) -> [String] { allValues(option) }
-}
+/// `openin`'s command line, read through its names.
+typealias OpeninCommand = ToolCommand<OpeninOption, OpeninVerb>
 
 /// What `openin default` does (its subverbs), named once for the spec and the switch.
 enum OpeninDefaultAction: String, CaseIterable {

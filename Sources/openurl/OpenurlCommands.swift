@@ -12,10 +12,10 @@ struct OpenurlCommands {
     /// What went wrong, said as the tool prints it, with the exit status.
     typealias Failure = ToolFailure
 
-    let command: ParsedCommand
+    let command: OpenurlCommand
     let root: DeviceRoot
 
-    init(_ command: ParsedCommand) {
+    init(_ command: OpenurlCommand) {
         self.command = command
         root = DeviceRoot.resolve(explicit: command[.root])
     }
@@ -32,7 +32,7 @@ struct OpenurlCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        switch command.verb(OpenurlVerb.self) {
+        switch command.verb {
         case .default: return try defaults(command.operands)
         case .desktop: return try desktop(command.operands[0])
         case nil: break

@@ -21,14 +21,8 @@ enum OpenurlVerb: String, VerbName {
     case desktop
 }
 
-extension ParsedCommand {
-    /// The value of a `openurl` option (the last one given).
-    subscript(_ option: OpenurlOption) -> String? { lastValue(option) }
-    /// Whether a `openurl` flag (or option) was given.
-    func flag(_ option: OpenurlOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `openurl` option.
-    func all(_ option: OpenurlOption) -> [String] { allValues(option) }
-}
+/// `openurl`'s command line, read through its names.
+typealias OpenurlCommand = ToolCommand<OpenurlOption, OpenurlVerb>
 
 /// What `openurl default` does (its subverbs), named once for the spec and the switch.
 enum OpenurlDefaultAction: String, CaseIterable {

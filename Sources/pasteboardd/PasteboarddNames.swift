@@ -15,11 +15,5 @@ enum PasteboarddVerb: String, VerbName {
     case run
 }
 
-extension ParsedCommand {
-    /// The value of a `pasteboardd` option (the last one given).
-    subscript(_ option: PasteboarddOption) -> String? { lastValue(option) }
-    /// Whether a `pasteboardd` flag (or option) was given.
-    func flag(_ option: PasteboarddOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `pasteboardd` option.
-    func all(_ option: PasteboarddOption) -> [String] { allValues(option) }
-}
+/// `pasteboardd`'s command line, read through its names.
+typealias PasteboarddCommand = ToolCommand<PasteboarddOption, PasteboarddVerb>

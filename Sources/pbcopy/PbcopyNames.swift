@@ -11,11 +11,5 @@ enum PbcopyOption: String, OptionName {
     case root = "--root"
 }
 
-extension ParsedCommand {
-    /// The value of a `pbcopy` option (the last one given).
-    subscript(_ option: PbcopyOption) -> String? { lastValue(option) }
-    /// Whether a `pbcopy` flag (or option) was given.
-    func flag(_ option: PbcopyOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `pbcopy` option.
-    func all(_ option: PbcopyOption) -> [String] { allValues(option) }
-}
+/// `pbcopy`'s command line, read through its names.
+typealias PbcopyCommand = ToolCommand<PbcopyOption, NoVerbs>

@@ -5,7 +5,7 @@ import SystemCalls
 import ToolSupport
 import UniformTypes
 
-ToolMain.run(pbcopySpec, options: PbcopyOption.self) { command in
+ToolMain.run(pbcopySpec, options: PbcopyOption.self, verbs: NoVerbs.self) { command in
     if !command.operands.isEmpty {
         Output.error("pbcopy: reads standard input and takes no operands, not '\(command.operands.joined(separator: " "))'")
         return 2

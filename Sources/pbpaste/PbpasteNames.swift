@@ -11,11 +11,5 @@ enum PbpasteOption: String, OptionName {
     case root = "--root"
 }
 
-extension ParsedCommand {
-    /// The value of a `pbpaste` option (the last one given).
-    subscript(_ option: PbpasteOption) -> String? { lastValue(option) }
-    /// Whether a `pbpaste` flag (or option) was given.
-    func flag(_ option: PbpasteOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `pbpaste` option.
-    func all(_ option: PbpasteOption) -> [String] { allValues(option) }
-}
+/// `pbpaste`'s command line, read through its names.
+typealias PbpasteCommand = ToolCommand<PbpasteOption, NoVerbs>

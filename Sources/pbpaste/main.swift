@@ -10,7 +10,7 @@ func writeOut(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
     try OwnedDescriptor.duplicate(borrowing: 1).writeAll(bytes)
 }
 
-ToolMain.run(pbpasteSpec, options: PbpasteOption.self) { command in
+ToolMain.run(pbpasteSpec, options: PbpasteOption.self, verbs: NoVerbs.self) { command in
     if !command.operands.isEmpty {
         Output.error("pbpaste: takes no operands, not '\(command.operands.joined(separator: " "))'")
         return 2

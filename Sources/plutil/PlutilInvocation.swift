@@ -32,10 +32,10 @@ struct PlutilInvocation {
     struct UsageError: Error { var message: String }
 
     /// The invocation a parsed command line (``plutilSpec``) stands for.
-    init(_ command: ParsedCommand) throws(UsageError) {
+    init(_ command: PlutilCommand) throws(UsageError) {
         func path(_ k: Int) -> PropertyListPath { PropertyListPath(dotted: command.arguments[k][0]) }
         func format(_ k: Int) -> PropertyListFormat { PropertyListFormat(rawValue: command.arguments[k][0]) ?? .xml }
-        switch command.verb(PlutilVerb.self) {
+        switch command.verb {
         case nil, .lint: verb = .lint
         case .help: verb = .help
         case .print: verb = .print

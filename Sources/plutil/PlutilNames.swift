@@ -27,11 +27,5 @@ enum PlutilVerb: String, VerbName {
     case help = "-help"
 }
 
-extension ParsedCommand {
-    /// The value of a `plutil` option (the last one given).
-    subscript(_ option: PlutilOption) -> String? { lastValue(option) }
-    /// Whether a `plutil` flag (or option) was given.
-    func flag(_ option: PlutilOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `plutil` option.
-    func all(_ option: PlutilOption) -> [String] { allValues(option) }
-}
+/// `plutil`'s command line, read through its names.
+typealias PlutilCommand = ToolCommand<PlutilOption, PlutilVerb>

@@ -6,11 +6,11 @@ import UniformTypes
 
 /// Carries out a parsed `uti` invocation; returns the exit status.
 struct UtiCommands {
-    let command: ParsedCommand
+    let command: UtiCommand
     let root: DeviceRoot
     let catalog: String?
 
-    init(_ command: ParsedCommand) {
+    init(_ command: UtiCommand) {
         self.command = command
         root = DeviceRoot.resolve(explicit: command[.root])
         catalog = TypeCatalog.directory(for: root)
@@ -43,7 +43,7 @@ struct UtiCommands {
     }
 
     func run() throws(Failure) -> Int32 {
-        switch command.verb(UtiVerb.self) {
+        switch command.verb {
         case .conforms: return try conforms()
         case .info: return try info()
         case .forExtension: return try forTags(.filenameExtension)

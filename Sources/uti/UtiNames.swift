@@ -37,11 +37,5 @@ enum UtiVerb: String, VerbName {
     case completions
 }
 
-extension ParsedCommand {
-    /// The value of a `uti` option (the last one given).
-    subscript(_ option: UtiOption) -> String? { lastValue(option) }
-    /// Whether a `uti` flag (or option) was given.
-    func flag(_ option: UtiOption) -> Bool { isGiven(option) }
-    /// Every value of a repeatable `uti` option.
-    func all(_ option: UtiOption) -> [String] { allValues(option) }
-}
+/// `uti`'s command line, read through its names.
+typealias UtiCommand = ToolCommand<UtiOption, UtiVerb>

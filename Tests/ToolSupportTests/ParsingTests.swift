@@ -27,14 +27,14 @@ import ToolSupport
     }()
 
     @Test func optionsStandBeforeOrAfterTheVerb() throws {
-        let parsed = try Self.spec.parse(["--root", "/r", "send", "a", "--exclude=x", "--exclude", "y", "--fast", "--", "--not-an-option"])
-        #expect(parsed.verb(DemoVerb.self) == .send)
-        #expect(parsed.lastValue(DemoOption.root) == "/r")
-        #expect(parsed.allValues(DemoOption.exclude) == ["x", "y"])
-        #expect(parsed.isGiven(DemoOption.fast) && !parsed.isGiven(DemoOption.list))
+        let parsed = ToolCommand<DemoOption, DemoVerb>(try Self.spec.parse(["--root", "/r", "send", "a", "--exclude=x", "--exclude", "y", "--fast", "--", "--not-an-option"]))
+        #expect(parsed.verb == .send)
+        #expect(parsed[.root] == "/r")
+        #expect(parsed.all(.exclude) == ["x", "y"])
+        #expect(parsed.flag(.fast) && !parsed.flag(.list))
         #expect(parsed.operands == ["a", "--not-an-option"])
-        #expect(try Self.spec.parse(["-l"]).isGiven(DemoOption.list))
-        #expect(try Self.spec.parse([]).verb(DemoVerb.self) == nil)
+        #expect(ToolCommand<DemoOption, DemoVerb>(try Self.spec.parse(["-l"])).flag(.list))
+        #expect(ToolCommand<DemoOption, DemoVerb>(try Self.spec.parse([])).verb == nil)
     }
 
     @Test func mistakesAreNamedWithWhatWasMeant() {

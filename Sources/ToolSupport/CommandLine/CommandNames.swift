@@ -1,12 +1,11 @@
 /// A tool's options, named once as an enum whose raw values are the options as typed
-/// (`case root = "--root"`). A tool reads its parsed command only through these
-/// (`command[.root]`, `command.flag(.json)`), so a mistyped option name does not compile, and
+/// (`case root = "--root"`). A tool reads its command line only through these (``ToolCommand``:
+/// `command[.root]`, `command.flag(.json)`), so a mistyped option name does not compile, and
 /// `TOOL --check-names` (run by the snapshot tests) proves every case is declared in the spec.
 package protocol OptionName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 /// A tool's verbs, named once as an enum whose raw values are the verbs as typed; a tool
-/// switches over ``ParsedCommand/verb(_:)`` exhaustively, so a verb without a branch does not
-/// compile.
+/// switches over ``ToolCommand/verb`` exhaustively, so a verb without a branch does not compile.
 package protocol VerbName: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 /// A tool without verbs.
@@ -15,17 +14,30 @@ package enum NoVerbs: String, VerbName {
     case none = ""
 }
 
-extension ParsedCommand {
-    // Generic, for each tool's own sugar (`command[.root]`, `command.flag(.json)`), which names
-    // its enum so that `.root` resolves.
-    /// Whether the flag (or option) was given.
-    package func isGiven(_ option: some OptionName) -> Bool { values[option.rawValue] != nil }
+/// A parsed command line as a tool reads it: through its own option and verb enums, so that
+/// `command[.root]`, `command.flag(.json)` and `switch command.verb` name the tool's cases and a
+/// mistyped name does not compile. ``ToolMain/run(_:options:verbs:_:)`` hands each tool one.
+package struct ToolCommand<Option: OptionName, Verb: VerbName>: Sendable {
+    /// The command line as parsed against the spec.
+    package let parsed: ParsedCommand
+
+    /// A parsed command read through `Option` and `Verb`.
+    package init(_ parsed: ParsedCommand) { self.parsed = parsed }
+
     /// The option's value (the last one given).
-    package func lastValue(_ option: some OptionName) -> String? { values[option.rawValue]?.last }
+    package subscript(_ option: Option) -> String? { parsed.value(named: option.rawValue) }
+    /// Whether the flag (or option) was given.
+    package func flag(_ option: Option) -> Bool { parsed.flag(named: option.rawValue) }
     /// Every value of a repeatable option.
-    package func allValues(_ option: some OptionName) -> [String] { values[option.rawValue] ?? [] }
-    /// The verb given, as the tool's enum (`nil`: none was given).
-    package func verb<V: VerbName>(_ names: V.Type) -> V? { verb.flatMap(V.init(rawValue:)) }
+    package func all(_ option: Option) -> [String] { parsed.all(named: option.rawValue) }
+    /// The verb given (`nil`: none was).
+    package var verb: Verb? { parsed.verb.flatMap(Verb.init(rawValue:)) }
+    /// The operands, in order.
+    package var operands: [String] { parsed.operands }
+    /// The words of each argument the verb took right after it.
+    package var arguments: [[String]] { parsed.arguments }
+    /// Every option in the order given, with its values (notifyutil's commands).
+    package var sequence: [ParsedCommand.GivenOption] { parsed.sequence }
 }
 
 extension ToolSpec {

@@ -18,8 +18,8 @@ package enum ToolMain {
     ///   - options: the tool's option names; `--check-names` (before parsing) reports any the
     ///     spec does not declare, or declared options without a name, and exits 1 (0 when they agree).
     ///   - verbs: the tool's verb names, checked the same way.
-    package static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type = NoVerbs.self,
-                                                       _ body: @Sendable (ParsedCommand) -> Int32) -> Never {
+    package static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type,
+                                                       _ body: @Sendable (ToolCommand<O, V>) -> Int32) -> Never {
         let arguments = ProcessArguments.afterProgramName()
         if arguments.first == "--check-names" {
             let problems = spec.mismatches(options: options, verbs: verbs)
@@ -53,7 +53,7 @@ package enum ToolMain {
             Output.text(command.verb.flatMap(spec.verb).map { HelpText.verb($0, of: spec) } ?? HelpText.tool(spec))
             exitProcess(0)
         }
-        exitProcess(body(command))
+        exitProcess(body(ToolCommand(command)))
     }
 
     /// The help text for `help`, `help VERB`, or a tool run with no words at all when it needs a
