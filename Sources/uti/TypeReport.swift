@@ -14,7 +14,10 @@ enum TypeReport {
         if let d = t.localizedDescription { out += "description: \(d)\n" }
         var kinds: [String] = [t.isDeclared ? "declared" : t.isDynamic ? "dynamic" : "undeclared"]
         if t.isPublic { kinds.append("public") }
-        if let source = t.declaringSource, let kind = t.declaration?.kind { kinds.append("\(kind) by \(source)") }
+        if let source = t.declaringSource, let declaration = t.declaration {
+            let part = declaration.isCoreType ? " (CoreTypes)" : ""
+            kinds.append("\(declaration.kind) by \(source)\(part)")
+        }
         out += "kind: \(kinds.joined(separator: ", "))\n"
         if case .array(let parents)? = t.propertyListRepresentation["conformsTo"], !parents.isEmpty {
             out += "conforms to: \(parents.compactMap(\.stringValue).joined(separator: ", "))\n"

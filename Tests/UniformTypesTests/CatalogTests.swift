@@ -40,6 +40,10 @@ import UniformTypes
     /// file is never a bundle, and a lookup constrained to public.data answers the same here.
     static let sharedTags: [String: [String]] = [
         "ext:app": ["com.apple.application-bundle", "com.apple.application-file"],
+        "ext:book": ["com.apple.ibooksauthor.pkgbook", "com.apple.ibooksauthor.book"],
+        "ext:iba": ["com.apple.ibooksauthor.pkgbook", "com.apple.ibooksauthor.book"],
+        "ext:icbu": ["com.apple.ical.backup-package", "com.apple.ical.backup"],
+        "ext:img": ["com.apple.disk-image-udif", "com.apple.disk-image-ndif"],
         "ext:fs": ["com.apple.file-system-plug-in", "org.khronos.glsl.fragment-shader"],
         "ext:key": ["com.apple.iwork.keynote.key", "com.apple.iwork.keynote.sffkey"],
         "ext:kth": ["com.apple.iwork.keynote.kth", "com.apple.iwork.keynote.sffkth"],
@@ -51,7 +55,7 @@ import UniformTypes
         "ext:otc": ["public.opentype-collection-font", "org.oasis-open.opendocument.chart-template"],
         "ext:otf": ["public.opentype-font", "org.oasis-open.opendocument.formula-template"],
         "ext:pages": ["com.apple.iwork.pages.pages", "com.apple.iwork.pages.sffpages"],
-        "ext:pic": ["public.radiance", "com.apple.pict"],
+        "ext:pic": ["com.apple.pict", "public.radiance"],
         "ext:pkg": ["com.apple.installer-package-archive", "com.apple.installer-package"],
         "ext:pkpass": ["com.apple.pkpass", "com.apple.pkpass-data"],
         "ext:plist": ["com.apple.property-list", "com.apple.xml-property-list", "com.apple.binary-property-list",
@@ -142,7 +146,7 @@ import UniformTypes
     }()
 
     /// The source keys the fixture's header explains.
-    static let sourceKeys: Set<String> = ["L", "D", "V", "M", "B", "K", "G", "J"]
+    static let sourceKeys: Set<String> = ["L", "D", "U", "V", "M", "B", "K", "G", "J"]
 
     static let answers: [Answer] = rows.compactMap { _, f in
         guard (4...6).contains(f.count) else { return nil }

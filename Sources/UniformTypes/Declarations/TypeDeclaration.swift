@@ -44,6 +44,11 @@ public struct TypeDeclaration: Sendable, Hashable {
     public var source: String
     /// Where in its plist the declaration is (`UTExportedTypeDeclarations[3]`).
     public var keyPath: PropertyListPath
+    /// Whether macOS's CoreTypes bundle declares this system type (lsregister marks such types
+    /// `core`), rather than another of Apple's bundles (ImageIO, Disk Images, Xcode, Logic Pro, …):
+    /// a catalog declaration is one unless it says `DeclaredByCoreTypes` `false`. It decides which
+    /// of several system types claiming one tag answers it (``TagClaimOrder``).
+    public var isCoreType = false
     /// Translations of ``description`` by language (`fr`, `pt_BR`), from the bundle's
     /// `LANG.lproj/InfoPlist.strings`, whose keys are the descriptions themselves.
     public var localizedDescriptions: [String: String] = [:]
@@ -119,6 +124,10 @@ extension TypeDeclaration {
         return result
     }
 
+    /// The catalog's key for a system type that CoreTypes does not declare (``isCoreType``); not
+    /// one of Apple's keys, and read in the system catalog only.
+    public static let coreTypesKey = "DeclaredByCoreTypes"
+
     static func read(_ entry: PropertyListCursor, kind: Kind, source: String,
                      diagnostics: inout [DeclarationDiagnostic]) -> TypeDeclaration? {
         guard case .dictionary = entry.value else {
@@ -167,9 +176,18 @@ extension TypeDeclaration {
         }
         var icons = strings("UTTypeIconFiles")
         if let single = string("UTTypeIconFile") { icons.insert(single, at: 0) }
-        return TypeDeclaration(
+        var declaration = TypeDeclaration(
             identifier: identifier, conformsTo: strings("UTTypeConformsTo"), description: string("UTTypeDescription"),
             referenceURL: string("UTTypeReferenceURL"), version: string("UTTypeVersion"), iconFiles: icons,
             tags: tags, kind: kind, source: source, keyPath: entry.path)
+        if kind == .system {
+            switch entry[coreTypesKey]?.value {
+            case nil, .bool(true)?: declaration.isCoreType = true
+            case .bool(false)?: declaration.isCoreType = false
+            case let other?:
+                diagnostics.append(.init(.error, "\(coreTypesKey) must be a boolean, not \(other.typeNameWithArticle)", at: entry.path.appending(coreTypesKey)))
+            }
+        }
+        return declaration
     }
 }

@@ -127,15 +127,8 @@ struct RegistryCompiler {
         }
     }
 
-    /// Orders the types claiming one tag as macOS answers: system over exported over imported; then
-    /// public types; then declaration order (catalog files in name order, each file top to bottom,
-    /// then apps by bundle identifier). macOS does not prefer a type because the tag is its first:
-    /// `mpkg` is `com.apple.installer-package-archive` (second tag) over the metapackage (first tag).
+    /// Orders the types claiming one tag as macOS answers them (``TagClaimOrder``).
     static func ranked(_ candidates: [TypeID], declarations: [TypeDeclaration]) -> [TypeID] {
-        func key(_ id: TypeID) -> (Int, Int, TypeID) {
-            let d = declarations[Int(id)]
-            return (-d.kind.rawValue, d.normalizedIdentifier.hasPrefix("public.") ? 0 : 1, id)
-        }
-        return candidates.sorted { key($0) < key($1) }
+        candidates.sorted { TagClaimOrder.precedes(declarations[Int($0)], at: Int($0), declarations[Int($1)], at: Int($1)) }
     }
 }

@@ -25,7 +25,7 @@ import SystemCalls
 /// ```
 enum RegistryImageLayout {
     static let magic: [UInt8] = [0x44, 0x49, 0x55, 0x54, 0x52, 0x45, 0x47, 0x01] // "DIUTREG\1"
-    static let formatVersion: UInt32 = 11
+    static let formatVersion: UInt32 = 12
     static let headerSize = 160
     static let recordWords = 24
 
@@ -35,7 +35,7 @@ enum RegistryImageLayout {
     enum RecordWord: Int, CaseIterable {
         case identifier0, identifier1, normalized0, normalized1, description0, description1, reference0, reference1
         case version0, version1, source0, source1
-        /// Bit 0: declared; bits 8-15: ``TypeDeclaration/Kind``.
+        /// Bit 0: declared; bit 1: ``TypeDeclaration/isCoreType``; bits 8-15: ``TypeDeclaration/Kind``.
         case flags
         case parentsStart, parentsCount, ancestorsStart, ancestorsCount
         /// Three pool words a tag: its class's standard index, then the tag's string.
@@ -187,7 +187,7 @@ struct RegistryImageWriter {
             (r[.reference0], r[.reference1]) = ref(d?.referenceURL)
             (r[.version0], r[.version1]) = ref(d?.version)
             (r[.source0], r[.source1]) = ref(d?.source)
-            r[.flags] = (d == nil ? 0 : 1) | UInt32(d?.kind.rawValue ?? 0) << 8
+            r[.flags] = (d == nil ? 0 : 1) | (d?.isCoreType == true ? 2 : 0) | UInt32(d?.kind.rawValue ?? 0) << 8
             r[.parentsStart] = UInt32(pool.count); r[.parentsCount] = UInt32(c.parents[i].count)
             pool += c.parents[i].map { UInt32($0) }
             r[.ancestorsStart] = UInt32(pool.count); r[.ancestorsCount] = UInt32(c.ancestors[i].count)

@@ -292,6 +292,7 @@ public final class TypeRegistry: Sendable {
             kind: TypeDeclaration.Kind(rawValue: record(id, .flags) >> 8 & 0xFF) ?? .imported,
             source: string(offset: record(id, .source0), length: record(id, .source1)) ?? "")
         declaration.localizedDescriptions = localized
+        declaration.isCoreType = record(id, .flags) & 2 != 0
         return declaration
     }
 

@@ -4,7 +4,9 @@ extension UTType {
     /// The type as a property list with Apple's names: `identifier`, `localizedDescription`,
     /// `conformsTo` (direct parents), `supertypes`, `tags` (keyed by tag class),
     /// `preferredFilenameExtension`, `preferredMIMEType`, `isDeclared`, `isDynamic`, `isPublic`,
-    /// and, when known, `referenceURL`, `version` and `declaringBundle`.
+    /// and, when known, `referenceURL`, `version` and `declaringBundle`; for a system type, also
+    /// `declaredByCoreTypes` (not Apple's name: whether CoreTypes declares it on macOS, which
+    /// decides shared tags, ``TagClaimOrder``).
     public var propertyListRepresentation: PropertyList {
         var d: [(String, PropertyList)] = [
             ("identifier", .string(identifier)),
@@ -19,6 +21,7 @@ extension UTType {
         if let v = referenceURLString { d.append(("referenceURL", .string(v))) }
         if let v = versionString { d.append(("version", .string(v))) }
         if let v = declaringSource { d.append(("declaringBundle", .string(v))) }
+        if let declaration, declaration.kind == .system { d.append(("declaredByCoreTypes", .bool(declaration.isCoreType))) }
         return .dictionary(.init(uniqueKeysWithValues: d))
     }
 }

@@ -43,14 +43,8 @@ public enum SharedMIMEImport {
     /// and the content-typing rules, from declarations read elsewhere and a database.
     static func merge(_ declarations: [TypeDeclaration], with database: SharedMIMEDatabase) -> (declarations: [TypeDeclaration], rules: ContentTypingInput) {
         guard !database.types.isEmpty else { return (declarations, ContentTypingInput()) }
-        // Which declared type answers each MIME type and extension, as the registry ranks them:
-        // system over exported over imported, public types first, then declaration order.
-        let ranked = declarations.indices.sorted { a, b in
-            let x = declarations[a], y = declarations[b]
-            if x.kind != y.kind { return x.kind > y.kind }
-            let px = x.normalizedIdentifier.hasPrefix("public."), py = y.normalizedIdentifier.hasPrefix("public.")
-            return px != py ? px : a < b
-        }
+        // Which declared type answers each MIME type and extension, as the registry ranks them.
+        let ranked = declarations.indices.sorted { TagClaimOrder.precedes(declarations[$0], at: $0, declarations[$1], at: $1) }
         var mimeClaim: [String: String] = [:], extensionClaim: [String: String] = [:]
         var declaredIDs: [String: Int] = [:]
         for i in ranked {
