@@ -176,8 +176,13 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "ToolSupport",
-            dependencies: ["Spelling", "SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Spelling", "SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // Apart from ToolSupport: swift-log brings Swift's concurrency runtime and libdispatch, whose
+        // static constructors every query tool would otherwise run (see the module's overview).
+        .target(
+            name: "LogfmtLogging",
+            dependencies: ["ToolSupport", "SystemCalls", "PropertyLists", .product(name: "Logging", package: "swift-log")]
         ),
 ]
 
@@ -198,7 +203,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "inboxd",
-            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "SystemCalls",
+            dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "PropertyLists", "ToolSupport", "LogfmtLogging", "SystemCalls",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: prespecialize,
@@ -237,7 +242,7 @@ let toolTargets: [Target] = [
         ),
         .executableTarget(
             name: "pasteboardd",
-            dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "SystemCalls",
+            dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "LogfmtLogging", "SystemCalls",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
@@ -294,6 +299,11 @@ let supportTargets: [Target] = [
             name: "TypeBenchmarks",
             dependencies: ["AppRegistry", "UniformTypes", "UniformTypeIdentifiers", "PropertyLists", "BenchmarkSupport"],
             path: "Benchmarks/TypeBenchmarks"
+        ),
+        .executableTarget(
+            name: "StartupBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/StartupBenchmarks"
         ),
         .executableTarget(
             name: "PasteboardBenchmarks",

@@ -1,6 +1,7 @@
 // `inboxd`: a thin shell over the Receiver library (docs/receiver.md).
 import AppRegistry
 import Handlers
+import LogfmtLogging
 import Logging
 import PropertyLists
 import Receiver

@@ -1,5 +1,6 @@
 // `pasteboardd`: a thin shell over the PasteboardBridge library (docs/pasteboards.md).
 import AppRegistry
+import LogfmtLogging
 import Logging
 import PasteboardBridge
 import Pasteboards

@@ -1,6 +1,7 @@
 import Logging
 import PropertyLists
 import SystemCalls
+import ToolSupport
 
 /// Writes each log event as one logfmt line on stderr:
 /// `time=2026-11-22T19:04:05.123Z level=info msg=moved app=com.example.notes name="a b.txt"`.
