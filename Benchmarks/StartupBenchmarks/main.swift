@@ -4,8 +4,9 @@
 // interleaved (hello, tool, hello, tool, …) so that the machine's drift falls on both; each round
 // gives a ratio of medians, and the line prints the rounds' lowest, median and highest ratio.
 //
-//   swift build -c release --product uti   (and each tool below, one --product per call)
-//   swift run -c release StartupBenchmarks [--starts N] [--rounds N]
+//   read -ra flags < <(bash scripts/release-flags)   (the flags the installed tools are built with)
+//   swift build -c release "${flags[@]}" --product uti   (and each tool below, one --product per call)
+//   swift run -c release "${flags[@]}" StartupBenchmarks [--starts N] [--rounds N]
 //
 // Needs gcc. The tools are read from the folder this program was built into, settled in the page
 // cache as an installed program is (Bench.settle), and each command is checked to succeed first.

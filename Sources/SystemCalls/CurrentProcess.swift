@@ -79,14 +79,40 @@ package enum Environment {
     /// The user's home folder (`HOME`), else `/`.
     package static var home: String { value("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/" }
 
-    /// Where an executable named `program` is on `PATH`, if anywhere.
+    /// Where an executable named `program` is on `PATH`, if anywhere (empty entries skipped, as
+    /// are folders whose path would not fit `PATH_MAX`).
     package static func findExecutable(_ program: String) -> String? {
+        findExecutable(program, inPath: value("PATH") ?? "/usr/bin:/bin")
+    }
+
+    /// ``findExecutable(_:)`` with `path` for `PATH`.
+    package static func findExecutable(_ program: String, inPath path: String) -> String? {
         if program.contains("/") { return FileSystem.isExecutable(program) ? program : nil }
-        let path = value("PATH") ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = String(folder) + "/" + program
-            if access(candidate, X_OK) == 0 { return candidate }
+        // Each candidate is assembled in one buffer, byte by byte: splitting PATH into substrings
+        // and building a String per folder cost more than the access(2) calls themselves (every
+        // `openin` query looks for `lp`; callgrind: 108,000 instructions, 6 % of the whole run).
+        let name = program.utf8
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer -> String? in
+            var length = 0, fits = true
+            func candidate() -> String? {
+                defer { length = 0; fits = true }
+                guard length > 0, fits, length + 1 + name.count < buffer.count else { return nil }
+                var end = length
+                buffer[end] = CChar(bitPattern: UInt8(ascii: "/")); end += 1
+                for byte in name { buffer[end] = CChar(bitPattern: byte); end += 1 }
+                buffer[end] = 0
+                return access(buffer.baseAddress!, X_OK) == 0 ? String(cString: buffer.baseAddress!) : nil
+            }
+            for byte in path.utf8 {
+                if byte == UInt8(ascii: ":") {
+                    if let found = candidate() { return found }
+                } else if length < buffer.count {
+                    buffer[length] = CChar(bitPattern: byte); length += 1
+                } else {
+                    fits = false
+                }
+            }
+            return candidate()
         }
-        return nil
     }
 }

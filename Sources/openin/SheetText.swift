@@ -57,7 +57,9 @@ enum SheetText {
         }
         // Each line escaped: a newline or an escape sequence in a name cannot forge a line or
         // reach the terminal.
-        return out.map(TerminalText.escaped).joined(separator: "\n") + "\n"
+        var text = ""
+        for line in out { text += TerminalText.escaped(line) + "\n" }
+        return text
     }
 
     /// - Parameter details: more fields for an app (Linux desktop apps).

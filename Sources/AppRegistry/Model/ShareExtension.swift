@@ -75,20 +75,24 @@ public struct ShareExtension: Sendable, Hashable {
             else if conforms(t, "public.plain-text"), supportsText { texts += 1 }
             else { files += 1 }
         }
-        var problems: [String] = []
-        if files > fileMax { problems.append("\(files) file\(files == 1 ? "" : "s") (takes \(fileMax))") }
-        if images > imageMax { problems.append("\(images) images (takes \(imageMax))") }
-        if movies > movieMax { problems.append("\(movies) movies (takes \(movieMax))") }
-        if urls > webURLMax { problems.append("\(urls) web URLs (takes \(webURLMax))") }
-        if let attachmentsMax, types.count > attachmentsMax { problems.append("\(types.count) attachments (takes \(attachmentsMax))") }
-        if !problems.isEmpty { return (false, "its activation rule refuses " + problems.joined(separator: ", ")) }
-        var taken: [String] = []
-        if files > 0 { taken.append("\(files) file\(files == 1 ? "" : "s")") }
-        if images > 0 { taken.append("\(images) image\(images == 1 ? "" : "s")") }
-        if movies > 0 { taken.append("\(movies) movie\(movies == 1 ? "" : "s")") }
-        if urls > 0 { taken.append("\(urls) web URL\(urls == 1 ? "" : "s")") }
-        if texts > 0 { taken.append("\(texts) text\(texts == 1 ? "" : "s")") }
-        return (true, "its activation rule takes " + taken.joined(separator: ", "))
+        // The reasons are built as one string, not an array then `joined`: this runs in every
+        // `openin` query, and the first generic `joined` of a process costs about 130,000
+        // instructions of run-time type lookups (callgrind).
+        var problems = ""
+        func refuse(_ part: String) { problems += problems.isEmpty ? part : ", " + part }
+        if files > fileMax { refuse("\(files) file\(files == 1 ? "" : "s") (takes \(fileMax))") }
+        if images > imageMax { refuse("\(images) images (takes \(imageMax))") }
+        if movies > movieMax { refuse("\(movies) movies (takes \(movieMax))") }
+        if urls > webURLMax { refuse("\(urls) web URLs (takes \(webURLMax))") }
+        if let attachmentsMax, types.count > attachmentsMax { refuse("\(types.count) attachments (takes \(attachmentsMax))") }
+        if !problems.isEmpty { return (false, "its activation rule refuses " + problems) }
+        var taken = ""
+        func take(_ count: Int, _ noun: String) {
+            guard count > 0 else { return }
+            taken += (taken.isEmpty ? "" : ", ") + "\(count) \(noun)\(count == 1 ? "" : "s")"
+        }
+        take(files, "file"); take(images, "image"); take(movies, "movie"); take(urls, "web URL"); take(texts, "text")
+        return (true, "its activation rule takes " + taken)
     }
 }
 
