@@ -416,7 +416,8 @@ let testTargets: [Target] = [
         ),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
-            dependencies: ["AppRegistry", "UniformTypeIdentifiers", "UniformTypes", "TestHelpers"]
+            dependencies: ["AppRegistry", "UniformTypeIdentifiers", "UniformTypes", "TestHelpers"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ReceiverTests",
