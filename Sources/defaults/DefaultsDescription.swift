@@ -62,7 +62,7 @@ enum DefaultsDescription {
         case .real(let r): out += real(r)
         case .bool(let b): out += b ? "1" : "0"
         case .date(let d): out += "\"" + date(d) + "\""
-        case .data(let bytes): out += data(bytes)
+        case .data(let bytes): out += PropertyListDescription.dataSummary(bytes)
         case .array(let elements):
             out += indent(level) + "(\n"
             for (i, element) in elements.enumerated() {
@@ -121,22 +121,6 @@ enum DefaultsDescription {
             return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return "\(pad(c.year, 4))-\(pad(Int64(c.month), 2))-\(pad(Int64(c.day), 2)) \(pad(Int64(c.hour), 2)):\(pad(Int64(c.minute), 2)):\(pad(Int64(c.second), 2)) +0000"
-    }
-
-    /// CoreFoundation's data summary: every byte up to 24, else the first and last 8.
-    static func data(_ bytes: [UInt8]) -> String {
-        func groups(_ slice: ArraySlice<UInt8>) -> String {
-            var parts: [String] = []
-            var current = ""
-            for (i, b) in slice.enumerated() {
-                if i > 0, i % 4 == 0 { parts.append(current); current = "" }
-                current += hex(Int(b), digits: 2)
-            }
-            if !current.isEmpty { parts.append(current) }
-            return parts.joined(separator: " ")
-        }
-        let shown = bytes.count <= 24 ? groups(bytes[...]) : groups(bytes.prefix(8)) + " ... " + groups(bytes.suffix(8))
-        return "{length = \(bytes.count), bytes = 0x\(shown)}"
     }
 
     static func hex(_ value: Int, digits: Int) -> String {

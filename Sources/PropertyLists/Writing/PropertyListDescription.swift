@@ -41,8 +41,9 @@ public enum PropertyListDescription {
         }
     }
 
-    /// CoreFoundation's data summary: every byte up to 24, else the first and last 8.
-    static func dataSummary(_ bytes: [UInt8]) -> String {
+    /// CoreFoundation's data summary: every byte up to 24, else the first and last 8, in groups of
+    /// four (`plutil -p`, and `defaults read` through its own description).
+    package static func dataSummary(_ bytes: [UInt8]) -> String {
         func hex(_ slice: ArraySlice<UInt8>) -> String {
             var groups: [String] = []
             var current = ""
