@@ -178,6 +178,8 @@ let libraryTargets: [Target] = [
             name: "ToolSupport",
             dependencies: ["Spelling", "SystemCalls", "PropertyLists", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // SPAKE2 (RFC 9382, P-256) over libcrypto: two devices agree on a key from a one-time code.
+        .target(name: "PAKE", dependencies: ["CCrypto"]),
         // Apart from ToolSupport: swift-log brings Swift's concurrency runtime and libdispatch, whose
         // static constructors every query tool would otherwise run (see the module's overview).
         .target(
@@ -461,6 +463,12 @@ let testTargets: [Target] = [
             name: "InterchangeKitTests",
             dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "PropertyLists", "TestHelpers",
                            .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        // SPAKE2 against RFC 9382's own test vectors (Fixtures/rfc9382-vectors.txt).
+        .testTarget(
+            name: "PAKETests",
+            dependencies: ["PAKE"],
+            exclude: ["Fixtures"]
         ),
         // What every tool shares: the command-line grammar, text as printed.
         .testTarget(
