@@ -180,6 +180,19 @@ let libraryTargets: [Target] = [
         ),
         // SPAKE2 (RFC 9382, P-256) over libcrypto: two devices agree on a key from a one-time code.
         .target(name: "PAKE", dependencies: ["CCrypto"]),
+        // Sending documents to apps on nearby devices (docs/nearby.md): the device's identity,
+        // paired devices, the session over mutual TLS 1.3, the receiver and the sender.
+        .target(
+            name: "Nearby",
+            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE",
+                           .product(name: "OrderedCollections", package: "swift-collections"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "SwiftASN1", package: "swift-asn1")]
+        ),
         // Apart from ToolSupport: swift-log brings Swift's concurrency runtime and libdispatch, whose
         // static constructors every query tool would otherwise run (see the module's overview).
         .target(
@@ -246,6 +259,12 @@ let toolTargets: [Target] = [
             name: "pasteboardd",
             dependencies: ["PasteboardBridge", "Pasteboards", "AppRegistry", "UniformTypes", "ToolSupport", "LogfmtLogging", "SystemCalls",
                            .product(name: "Logging", package: "swift-log")]
+        ),
+        // Not static: swift-nio-ssl's BoringSSL and the concurrency runtime, and the tool is
+        // long-running (a receiver) or network-bound, so start-up is not what it is measured by.
+        .executableTarget(
+            name: "nearby",
+            dependencies: ["Nearby", "AppRegistry", "Handlers", "UniformTypes", "ToolSupport", "SystemCalls", "PropertyLists"]
         ),
         .executableTarget(
             name: "plutil",
@@ -477,6 +496,10 @@ let testTargets: [Target] = [
         ),
         // The openin tool as a user runs it: the sheet on terminals, the desktop dialog, delivery.
         .testTarget(
+            name: "NearbyTests",
+            dependencies: ["Nearby", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls"]
+        ),
+        .testTarget(
             name: "OpeninToolTests",
             dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "TestHelpers"],
             exclude: ["Fixtures"]
@@ -505,6 +528,7 @@ let package = Package(
         .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
+        .library(name: "Nearby", targets: ["Nearby"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
@@ -515,6 +539,7 @@ let package = Package(
         .executable(name: "pbcopy", targets: ["pbcopy"]),
         .executable(name: "pbpaste", targets: ["pbpaste"]),
         .executable(name: "pasteboardd", targets: ["pasteboardd"]),
+        .executable(name: "nearby", targets: ["nearby"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -522,6 +547,12 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        // Nearby sending only: the event loop, TLS 1.3 (BoringSSL), keys and certificates.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // Documentation only (swift package generate-documentation): each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],

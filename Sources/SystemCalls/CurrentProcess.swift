@@ -53,6 +53,14 @@ package enum CurrentProcess {
         }
     }
 
+    /// The machine's host name (`nil` if it has none). The corresponding C function is `gethostname`.
+    package static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
+
     /// Ends the process with `status` (buffers flushed, as C's `exit`).
     package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 

@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,6 +32,14 @@ package enum FileSystem {
     package static func rawStatus(_ path: String) -> stat? {
         var info = stat()
         return stat(path, &info) == 0 ? info : nil
+    }
+
+    /// The bytes an unprivileged process can still write on the file system holding `path`. The
+    /// corresponding C function is `statvfs`.
+    package static func availableBytes(_ path: String) throws(SystemCallError) -> Int64 {
+        var info = Glibc.statvfs()
+        _ = try invoke(.statvfs, path: path) { di_statvfs(path, &info) }
+        return Int64(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
     }
 
     /// Whether `path` is a regular file (following links).

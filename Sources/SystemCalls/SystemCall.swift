@@ -4,7 +4,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case open, close, read, write, fstat, stat, lstat, fsync, fchmod, futimens, ftruncate
     case renameat2, renameat, linkat, unlinkat, mkdir, symlink, readlink, getdents, getcwd
     case mmap, lease, flock, inotify, poll, signalfd, spawn, waitpid, pipe, terminal, eventfd
-    case futex, thread, mutex, socket, bind, send, receive, kill, realpath, fcntl, xattr
+    case futex, thread, mutex, socket, bind, send, receive, kill, realpath, fcntl, xattr, statvfs
 
     /// What the call does, for error messages ("cannot *flush* /a/b").
     public var action: String {
@@ -14,6 +14,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
         case .read: "read"
         case .write: "write"
         case .fstat, .stat, .lstat: "look at"
+        case .statvfs: "measure the free space of"
         case .fsync: "flush"
         case .fchmod: "set the mode of"
         case .futimens: "set the times of"

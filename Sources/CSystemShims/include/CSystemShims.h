@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/xattr.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,6 +23,10 @@
 #ifndef O_NOATIME
 #define O_NOATIME 01000000
 #endif
+
+/// statvfs(3) under a name of its own: in Swift, `statvfs(path, &info)` names the struct's
+/// initializer, not the function.
+static inline int di_statvfs(const char *path, struct statvfs *info) { return statvfs(path, info); }
 
 /// open(2)'s O_NOATIME: reading does not update the access time (the file's owner only).
 static const int di_o_noatime = O_NOATIME;

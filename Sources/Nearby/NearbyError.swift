@@ -1,0 +1,47 @@
+import SystemCalls
+
+/// Why a nearby operation failed, with what and where, as one sentence.
+public enum NearbyError: Error, Sendable, CustomStringConvertible {
+    /// A file of the device's nearby state could not be read or written.
+    case system(SystemCallError)
+    /// A stored file is not what this tool writes (the path and what is wrong).
+    case corruptState(path: String, detail: String)
+    /// The identity could not be made or loaded (swift-crypto or swift-certificates said why).
+    case identity(String)
+    /// No paired device has that name.
+    case unknownDevice(String, known: [String])
+    /// An address given as `HOST:PORT` could not be read.
+    case badAddress(String)
+    /// The connection could not be made or was lost.
+    case connection(String)
+    /// The other device's certificate is not the one pinned for it (or it is not paired).
+    case pinMismatch(expected: Fingerprint?, got: Fingerprint)
+    /// The other side broke the protocol (what it sent, or failed to).
+    case protocolViolation(String)
+    /// The receiver declined the items.
+    case declined(String)
+    /// A file to send is not a readable regular file.
+    case notAFile(String)
+    /// Pairing failed (wrong code, code used, timeout).
+    case pairing(String)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .system(let error): "\(error)"
+        case .corruptState(let path, let detail): "\(path): \(detail)"
+        case .identity(let detail): "the device identity: \(detail)"
+        case .unknownDevice(let name, let known):
+            "no paired device is called '\(name)'" + (known.isEmpty ? " (none is paired: nearby pair)" : " (paired: \(known.joined(separator: ", ")))")
+        case .badAddress(let text): "'\(text)' is not HOST:PORT (a port from 1 to 65535)"
+        case .connection(let detail): "connection: \(detail)"
+        case .pinMismatch(let expected, let got):
+            expected.map { "the device's certificate \(got.hex.prefix(16))… is not the one paired (\($0.hex.prefix(16))…): refused before any request" }
+                ?? "the device's certificate \(got.hex.prefix(16))… belongs to no paired device: refused before any request"
+        case .protocolViolation(let detail): "protocol: \(detail)"
+        case .declined(let reason): "declined: \(reason)"
+        case .notAFile(let path): "\(path): not a readable regular file"
+        case .pairing(let detail): "pairing: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import AppRegistry
+import Handlers
+import OpenRequests
+import PropertyLists
+import SystemCalls
+import UniformTypes
+
+/// Where a received item goes, decided when it is asked for: the app the sender named, if it is
+/// registered here and opens the type; else the registered app the chooser's ranking puts first
+/// for the type; else the download folder.
+enum Destination: Sendable, Equatable {
+    /// An app's Inbox, through the same delivery as `openin` (open request first).
+    case app(AppBundle)
+    /// The download folder, never replacing a file.
+    case downloads(String)
+
+    static func == (a: Destination, b: Destination) -> Bool { a.label == b.label }
+
+    /// The app's bundle identifier, or `downloads`.
+    var label: String {
+        switch self {
+        case .app(let app): app.bundleIdentifier
+        case .downloads: "downloads"
+        }
+    }
+
+    /// The destination for an item of `type` named `name`.
+    static func choose(type identifier: String, name: String, targetApp: String?, registry: TypeRegistry?, downloads: String) -> Destination {
+        guard let registry else { return .downloads(downloads) }
+        let type = UTType(identifier, in: registry) ?? UTType("public.data", in: registry)
+        guard let type else { return .downloads(downloads) }
+        let ranking = HandlerRanking(registry: registry)
+        if let targetApp, let app = AppBundle.registered(targetApp, in: registry),
+           !ranking.rank(type: type, fileName: name, index: HandlerIndex(bundles: [app], registry: registry)).isEmpty {
+            return .app(app)
+        }
+        let candidates = AppBundle.considered(for: [type], in: registry)
+        if let first = ranking.rank(type: type, fileName: name, index: HandlerIndex(bundles: candidates, registry: registry)).first,
+           let app = candidates.first(where: { $0.bundleIdentifier == first.bundleIdentifier }) {
+            return .app(app)
+        }
+        return .downloads(downloads)
+    }
+
+    /// Hands the verified file at `path` over; returns where it landed.
+    /// - Parameters:
+    ///   - senderApp: the sending app, for the open request's `sourceApplication`.
+    ///   - annotation: who sent it from which device, for the app.
+    func deliver(_ path: String, type: String, root: DeviceRoot, senderApp: String, annotation: PropertyList,
+                 launch: Bool) throws(NearbyError) -> String {
+        switch self {
+        case .app(let app):
+            let delivery = Delivery(root: root, sourceApplication: senderApp, annotation: annotation, launch: launch)
+            do { return try delivery.deliver(path, type: type, to: app).documentPath } catch {
+                throw .connection("delivery to \(app.bundleIdentifier): \(error)")
+            }
+        case .downloads(let folder):
+            do {
+                try FileSystem.makeDirectories(folder)
+                return try Delivery.copyWithoutReplacing(path, into: folder, temporaryFolder: folder)
+            } catch { throw .connection("delivery to \(folder): \(error)") }
+        }
+    }
+
+    /// Whether the file at `path` was already handed to this destination: an app holds an open
+    /// request whose original is `path` (a delivery interrupted after the request was written).
+    func holds(original path: String, root: DeviceRoot) -> Bool {
+        guard case .app(let app) = self, let container = try? AppContainer(bundleIdentifier: app.bundleIdentifier, on: root) else { return false }
+        for name in FileSystem.entries(of: container.openRequests) {
+            if let request = try? OpenRequest.read(container.openRequests + "/" + name), request.originalPath == path { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,194 @@
+import AppRegistry
+import Crypto
+import NIOCore
+import PropertyLists
+import SystemCalls
+import UniformTypes
+
+/// One sender's session on the receiver, after the handshake let its certificate in: the ask,
+/// the answer, then each item's upload, checked and delivered. Strictly in order: a message out
+/// of turn, a token that is not this session's, or a byte beyond an item's declared size ends
+/// the session at once (the excess is never written).
+struct IncomingSession {
+    let configuration: ReceiverConfiguration
+    let peer: Fingerprint
+    let paired: PairedDevice?
+    let prompt: (@Sendable (IncomingAsk) async -> Bool)?
+    let events: @Sendable (ReceiverEvent) -> Void
+
+    /// What was accepted.
+    struct Accepted {
+        var senderName: String
+        var senderApp: String
+        var items: [ItemOffer]
+        var names: [String]
+        var destinations: [Destination]
+        var spool: Spool
+        var token: [UInt8]
+        var held: [Int64]
+    }
+
+    func run(_ inbound: inout some FrameSource,
+             _ outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws {
+        guard let first = try await inbound.next() else { return }
+        guard first.kind == .message, case .ask(let senderName, let senderApp, let targetApp, let transfer, let items) = try Self.message(first) else {
+            throw NearbyError.protocolViolation("the first message is not an ask")
+        }
+        let registry = try? RegistryStore.forQuery(root: configuration.root)
+        let names = items.map { ItemName.safe($0.name) }
+        let destinations = zip(items, names).map { item, name in
+            Destination.choose(type: item.type, name: name, targetApp: targetApp, registry: registry, downloads: configuration.downloads)
+        }
+        let ask = IncomingAsk(senderName: senderName, senderApp: senderApp, fingerprint: peer, pairedName: paired?.name,
+                              items: items.indices.map { (names[$0], items[$0].type, items[$0].size, destinations[$0].label) })
+        if let refusal = try await refusal(ask, items: items) {
+            events(.asked(ask, accepted: false, reason: refusal))
+            try await outbound.write(SessionMessage.answer(accepted: false, reason: refusal, token: [], held: []).frame)
+            return
+        }
+        let spool = Spool(base: NearbyFolder(root: configuration.root).spool, sender: peer, transfer: transfer)
+        var held: [Int64] = []
+        let annotation = Self.annotation(senderName: senderName, peer: peer, paired: paired)
+        for (index, item) in items.enumerated() {
+            held.append(try settle(index, item: item, spool: spool, destination: destinations[index], senderApp: senderApp, annotation: annotation))
+        }
+        var token = [UInt8](repeating: 0, count: 16)
+        for i in token.indices { token[i] = UInt8.random(in: 0...255) }
+        events(.asked(ask, accepted: true, reason: nil))
+        try await outbound.write(SessionMessage.answer(accepted: true, reason: nil, token: token, held: held).frame)
+        var accepted = Accepted(senderName: senderName, senderApp: senderApp, items: items, names: names, destinations: destinations,
+                                spool: spool, token: token, held: held)
+        while let frame = try await inbound.next() {
+            guard frame.kind == .message, case .upload(let token, let index, let offset) = try Self.message(frame) else {
+                throw NearbyError.protocolViolation("expected an upload")
+            }
+            guard token == accepted.token else { throw NearbyError.protocolViolation("an upload with a token that is not this session's") }
+            guard index < items.count else { throw NearbyError.protocolViolation("an upload of item \(index) of \(items.count)") }
+            guard offset == accepted.held[index], offset < items[index].size || items[index].size == 0 else {
+                throw NearbyError.protocolViolation("item \(index) uploaded from \(offset), but \(accepted.held[index]) bytes are held")
+            }
+            if spool.isDelivered(index) {
+                // An empty item delivered before: told again, never delivered twice.
+                try await outbound.write(SessionMessage.delivered(item: index, destination: destinations[index].label).frame)
+                continue
+            }
+            let path = try await receive(index, from: offset, accepted: accepted, annotation: annotation, inbound: &inbound)
+            accepted.held[index] = items[index].size
+            events(.delivered(name: names[index], destination: destinations[index].label, path: path, bytes: items[index].size, resumedFrom: offset))
+            try await outbound.write(SessionMessage.delivered(item: index, destination: destinations[index].label).frame)
+        }
+        spool.removeIfDone(itemCount: items.count)
+    }
+
+    /// Why the ask is refused, or `nil` to accept it.
+    func refusal(_ ask: IncomingAsk, items: [ItemOffer]) async throws -> String? {
+        if let large = items.first(where: { $0.size > configuration.maximumItemSize }) {
+            return "\(ItemName.safe(large.name)) is larger than this device takes (\(configuration.maximumItemSize) bytes)"
+        }
+        let total = items.reduce(Int64(0)) { $0 &+ $1.size }
+        let folder = NearbyFolder(root: configuration.root)
+        try folder.create()
+        let free: Int64
+        do { free = try FileSystem.availableBytes(folder.spool) } catch { throw NearbyError.system(error) }
+        // Twice the items: the spool, then the copy an app's delivery makes.
+        if free < 2 * total + configuration.spaceMargin {
+            return "not enough free space (\(total) bytes asked, \(free) free)"
+        }
+        if paired != nil || configuration.autoAccept { return nil }
+        guard let prompt else { return "the sender is not paired and nobody is here to accept" }
+        let answer = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await prompt(ask) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(configuration.askTimeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch answer {
+        case true?: return nil
+        case false?: return "declined"
+        case nil: return "nobody answered within \(Int(configuration.askTimeout)) s"
+        }
+    }
+
+    /// How much of item `index` is held, finishing a delivery a crash interrupted: a delivered
+    /// item counts whole; a complete file not yet marked is marked if its app holds it, else
+    /// delivered now.
+    func settle(_ index: Int, item: ItemOffer, spool: Spool, destination: Destination, senderApp: String,
+                annotation: PropertyList) throws(NearbyError) -> Int64 {
+        if spool.isDelivered(index) { return item.size }
+        if let waiting = spool.waitingFile(index) {
+            let path = destination.holds(original: waiting, root: configuration.root)
+                ? waiting
+                : try destination.deliver(waiting, type: item.type, root: configuration.root, senderApp: senderApp,
+                                          annotation: annotation, launch: configuration.launchApps)
+            try spool.markDelivered(index, destination: destination.label, path: path)
+            return item.size
+        }
+        return try spool.held(index, size: item.size)
+    }
+
+    /// Takes item `index`'s bytes from `offset`, checks its SHA-256, delivers it; returns where it went.
+    func receive(_ index: Int, from offset: Int64, accepted: Accepted, annotation: PropertyList,
+                 inbound: inout some FrameSource) async throws -> String {
+        let item = accepted.items[index]
+        let spool = accepted.spool
+        let file = try spool.openPartial(index, at: offset)
+        var hasher = SHA256()
+        if offset > 0 { try Self.hashPrefix(file, length: offset, into: &hasher) }
+        var position = offset
+        while position < item.size {
+            guard let frame = try await inbound.next() else {
+                throw NearbyError.connection("the sender stopped after \(position) of \(item.size) bytes of item \(index)")
+            }
+            guard frame.kind == .data else { throw NearbyError.protocolViolation("a message in the middle of item \(index)'s bytes") }
+            let count = Int64(frame.payload.readableBytes)
+            guard count <= item.size - position else {
+                throw NearbyError.protocolViolation("item \(index) is longer than the \(item.size) bytes declared")
+            }
+            try frame.payload.withUnsafeReadableBytes { bytes in
+                hasher.update(bufferPointer: bytes)
+                do { try file.write(bytes, at: position) } catch let error as SystemCallError { throw NearbyError.system(error) }
+            }
+            position += count
+        }
+        guard Array(hasher.finalize()) == item.sha256 else {
+            try? FileSystem.remove(spool.partial(index))
+            throw NearbyError.protocolViolation("item \(index)'s bytes do not have the SHA-256 declared: discarded")
+        }
+        do { try file.sync() } catch { throw NearbyError.system(error) }
+        let complete = try spool.complete(index, name: accepted.names[index])
+        let path = try accepted.destinations[index].deliver(complete, type: item.type, root: configuration.root, senderApp: accepted.senderApp,
+                                                            annotation: annotation, launch: configuration.launchApps)
+        try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)
+        return path
+    }
+
+    /// Feeds the first `length` bytes of `file` to `hasher` (a resumed item's bytes held from before).
+    static func hashPrefix(_ file: OwnedDescriptor, length: Int64, into hasher: inout SHA256) throws(NearbyError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < length {
+            let want = Int(min(Int64(buffer.count), length - offset))
+            let n: Int
+            do { n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]), at: offset) } catch { throw .system(error) }
+            guard n > 0 else { throw .corruptState(path: file.path ?? "spool", detail: "shorter than the \(length) bytes held") }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+            offset += Int64(n)
+        }
+    }
+
+    /// The value handed to the app with each item: who sent it, from which device.
+    static func annotation(senderName: String, peer: Fingerprint, paired: PairedDevice?) -> PropertyList {
+        var nearby: [String: PropertyList] = ["SenderName": .string(senderName), "Fingerprint": .string(peer.hex)]
+        if let paired { nearby["PairedDevice"] = .string(paired.name) }
+        return .dictionary(["Nearby": .dictionary(.init(uniqueKeysWithValues: nearby.sorted { $0.key < $1.key }))])
+    }
+
+    static func message(_ frame: Frame) throws(NearbyError) -> SessionMessage {
+        try SessionMessage.decode(Array(frame.payload.readableBytesView))
+    }
+}

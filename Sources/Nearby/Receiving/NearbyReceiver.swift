@@ -1,0 +1,125 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// The receiver: listens for senders, lets in the certificates its mode allows (in the TLS
+/// handshake), and runs each admitted sender's session (``IncomingSession``), at most
+/// ``ReceiverConfiguration/maximumSessions`` at once.
+public final class NearbyReceiver: Sendable {
+    /// How it runs.
+    public let configuration: ReceiverConfiguration
+    /// The port it listens on (the one asked for, or the one the system chose for 0).
+    public let port: Int
+    let server: Connection.Listener
+    let identity: DeviceIdentity
+    let prompt: (@Sendable (IncomingAsk) async -> Bool)?
+    let events: @Sendable (ReceiverEvent) -> Void
+    let sessions = Atomic<Int>(0)
+
+    /// Binds the listening socket (nothing is accepted until ``run()``).
+    /// - Parameters:
+    ///   - prompt: asks the user about an unpaired sender in everyone-mode (`nil`: declined,
+    ///     unless ``ReceiverConfiguration/autoAccept``).
+    ///   - events: told what happens.
+    public init(_ configuration: ReceiverConfiguration, prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
+                events: @escaping @Sendable (ReceiverEvent) -> Void = { _ in }) async throws {
+        guard configuration.mode != .off else { throw NearbyError.declined("receiving is off") }
+        let folder = NearbyFolder(root: configuration.root)
+        identity = try DeviceIdentity.loadOrCreate(in: folder)
+        let mode = configuration.mode
+        server = try await Connection.listen(host: configuration.host, port: configuration.port, identity: identity,
+                                             idle: configuration.idleTimeout) {
+            // The pins are read for every connection: a device paired or unpaired while the
+            // receiver runs counts at once.
+            PeerCheck { fingerprint in
+                mode == .everyone || (try? PairedDevices.load(from: folder).device(with: fingerprint)) != nil
+            }
+        }
+        port = server.channel.localAddress?.port ?? configuration.port
+        self.configuration = configuration
+        self.prompt = prompt
+        self.events = events
+    }
+
+    /// Serves until the task is cancelled or, in everyone-mode, its minutes run out.
+    public func run() async throws {
+        events(.listening(port: port))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.accept() }
+            if configuration.mode == .everyone {
+                let minutes = configuration.everyoneMinutes
+                group.addTask {
+                    try await Task.sleep(for: .seconds(minutes * 60))
+                    self.events(.expired)
+                }
+            }
+            // The first to finish (expiry, or the server closing) ends the receiver.
+            try await group.next()
+            group.cancelAll()
+            try? await server.channel.close()
+        }
+    }
+
+    func accept() async throws {
+        try await server.executeThenClose { inbound in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await (connection, check) in inbound {
+                    guard sessions.add(1, ordering: .relaxed).newValue <= configuration.maximumSessions else {
+                        sessions.subtract(1, ordering: .relaxed)
+                        try? await connection.channel.close()
+                        continue
+                    }
+                    group.addTask {
+                        defer { self.sessions.subtract(1, ordering: .relaxed) }
+                        await self.serve(connection, check)
+                    }
+                }
+            }
+        }
+    }
+
+    func serve(_ connection: NIOAsyncChannel<Frame, Frame>, _ check: PeerCheck) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var frames = inbound.makeAsyncIterator()
+                // The handshake completes before the first frame arrives: an unpaired certificate
+                // in paired mode fails it, and this throws.
+                let first = try await frames.next()
+                guard let first, let peer = check.fingerprint else { return }
+                let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
+                var replay = ReplayFirst(first: first, rest: frames)
+                let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events)
+                do {
+                    try await session.run(&replay, outbound)
+                } catch let error as NearbyError {
+                    // Told why, unless the connection is what failed (a write to it would wait).
+                    if case .connection = error {} else { try? await outbound.write(SessionMessage.refused("\(error)").frame) }
+                    throw error
+                }
+            }
+        } catch {
+            // A certificate the check let in: the session itself failed (a dropped connection,
+            // a protocol violation). Otherwise the handshake refused the device.
+            if let seen = check.fingerprint, check.accepts(seen) { events(.failed("\(error)")) } else { events(.refusedPeer(check.fingerprint)) }
+        }
+    }
+}
+
+/// The session's frames with the first one (already read, to learn the peer) put back in front.
+struct ReplayFirst: FrameSource {
+    var first: Frame?
+    var rest: NIOAsyncChannelInboundStream<Frame>.AsyncIterator
+
+    mutating func next() async throws -> Frame? {
+        if let frame = first { first = nil; return frame }
+        return try await rest.next()
+    }
+}
+
+/// Where a session reads its frames from.
+protocol FrameSource {
+    mutating func next() async throws -> Frame?
+}
+
+extension NIOAsyncChannelInboundStream<Frame>.AsyncIterator: FrameSource {}

@@ -1,0 +1,38 @@
+import AppRegistry
+
+/// How a receiver runs: who it accepts, where it listens, what it takes, where items go.
+public struct ReceiverConfiguration: Sendable {
+    /// The device root whose apps receive the items.
+    public var root: DeviceRoot
+    /// Who may send.
+    public var mode: ReceiveMode
+    /// Minutes after which everyone-mode ends (the receiver stops); AirDrop's is 10.
+    public var everyoneMinutes: Double = 10
+    /// Accept every ask that the mode lets in without asking anyone (unattended machines).
+    public var autoAccept = false
+    /// The address to listen on (`::` is every address, IPv4 too).
+    public var host = "::"
+    /// The TCP port (0: any free one, reported by ``NearbyReceiver/port``).
+    public var port = 0
+    /// Where items go when no app takes them (the user's download folder by default).
+    public var downloads: String
+    /// Whether an app that declares a launch command is started after its item is delivered.
+    public var launchApps = true
+    /// The largest item accepted.
+    public var maximumItemSize: Int64 = 64 << 30
+    /// Sessions served at once; further connections are closed at once.
+    public var maximumSessions = 8
+    /// Seconds a session may stay silent before it is closed.
+    public var idleTimeout: Double = 30
+    /// Seconds an unpaired sender's ask may wait for the user.
+    public var askTimeout: Double = 60
+    /// Bytes of free space kept beyond what the items need.
+    public var spaceMargin: Int64 = 64 << 20
+
+    /// A configuration for `root` in `mode`; items no app takes go to `downloads`.
+    public init(root: DeviceRoot, mode: ReceiveMode, downloads: String) {
+        self.root = root
+        self.mode = mode
+        self.downloads = downloads
+    }
+}

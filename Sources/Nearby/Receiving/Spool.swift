@@ -1,0 +1,90 @@
+import PropertyLists
+import SystemCalls
+
+/// The receiver's storage for one transfer's items until each is delivered, and what makes
+/// resume and exactly-once delivery work:
+///
+/// ```
+/// Spool/FPRINT-TRANSFER/N/.partial     item N's bytes so far (the sender resumes after them)
+/// Spool/FPRINT-TRANSFER/N/NAME         item N complete and verified, under its safe name
+/// Spool/FPRINT-TRANSFER/N/.delivered   item N was delivered (where to)
+/// ```
+///
+/// The folder is named by the sender's certificate and the sender's transfer identifier, so only
+/// the same sender continues a transfer. What is held is measured when an ask comes: the partial
+/// file is flushed first, so the count reported is on disk (a receiver killed earlier left its
+/// writes in the page cache, which outlives the process); the SHA-256 checked before delivery
+/// catches anything a power loss damaged.
+struct Spool {
+    /// The transfer's folder.
+    let folder: String
+
+    init(base: String, sender: Fingerprint, transfer: [UInt8]) {
+        folder = base + "/" + String(sender.hex.prefix(16)) + "-" + Fingerprint.hex(transfer)
+    }
+
+    func itemFolder(_ index: Int) -> String { folder + "/" + String(index) }
+    func partial(_ index: Int) -> String { itemFolder(index) + "/.partial" }
+    func completePath(_ index: Int, name: String) -> String { itemFolder(index) + "/" + name }
+    func marker(_ index: Int) -> String { itemFolder(index) + "/.delivered" }
+
+    /// Whether item `index` was delivered.
+    func isDelivered(_ index: Int) -> Bool { FileSystem.exists(marker(index)) }
+
+    /// The bytes of item `index` held on disk (flushed now), at most `size`; a longer partial file
+    /// is cut back to `size`.
+    func held(_ index: Int, size: Int64) throws(NearbyError) -> Int64 {
+        let path = partial(index)
+        guard FileSystem.exists(path) else { return 0 }
+        do {
+            let file = try OwnedDescriptor.open(path, .readWrite, options: [.noFollow])
+            let status = try file.status()
+            guard status.kind == .regular else { throw NearbyError.corruptState(path: path, detail: "not a regular file") }
+            if status.size > size { try file.truncate(to: size) }
+            try file.sync()
+            return min(status.size, size)
+        } catch let error as NearbyError { throw error } catch let error as SystemCallError { throw .system(error) } catch {
+            throw .corruptState(path: path, detail: "\(error)")
+        }
+    }
+
+    /// Opens item `index`'s partial file for writing from `offset` (made if missing, cut to `offset`).
+    func openPartial(_ index: Int, at offset: Int64) throws(NearbyError) -> OwnedDescriptor {
+        do {
+            try FileSystem.makeDirectories(itemFolder(index), permissions: 0o700)
+            let file = try OwnedDescriptor.open(partial(index), .readWrite, options: [.create, .noFollow], permissions: 0o600)
+            try file.truncate(to: offset)
+            return file
+        } catch { throw .system(error) }
+    }
+
+    /// Renames the verified partial file to its safe name.
+    func complete(_ index: Int, name: String) throws(NearbyError) -> String {
+        let target = completePath(index, name: name)
+        do {
+            try FileSystem.rename(partial(index), to: target)
+            try FileSystem.syncFolder(itemFolder(index))
+        } catch { throw .system(error) }
+        return target
+    }
+
+    /// The complete file of item `index`, if one is waiting to be delivered.
+    func waitingFile(_ index: Int) -> String? {
+        FileSystem.entries(of: itemFolder(index)).first { !$0.hasPrefix(".") }.map { itemFolder(index) + "/" + $0 }
+    }
+
+    /// Records that item `index` went to `destination`, then removes its file.
+    func markDelivered(_ index: Int, destination: String, path: String) throws(NearbyError) {
+        do {
+            let record = try XMLPropertyListWriter().write(.dictionary(["Destination": .string(destination), "Path": .string(path)]))
+            try AtomicFile.write(record, to: marker(index), permissions: 0o600)
+        } catch let error as SystemCallError { throw .system(error) } catch { throw .corruptState(path: marker(index), detail: "\(error)") }
+        if let file = waitingFile(index) { try? FileSystem.remove(file) }
+    }
+
+    /// Removes the transfer's folder once every item was delivered.
+    func removeIfDone(itemCount: Int) {
+        guard (0..<itemCount).allSatisfy(isDelivered) else { return }
+        try? FileSystem.removeTree(folder)
+    }
+}

@@ -1,0 +1,79 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// The two ends of a nearby connection as async channels of ``Frame``s: mutual TLS 1.3
+/// (``TLSSetup``) judged by a ``PeerCheck``, closed after `idle` seconds of silence.
+enum Connection {
+    /// A listening socket; each accepted connection comes with the check that judged it.
+    typealias Listener = NIOAsyncChannel<(NIOAsyncChannel<Frame, Frame>, PeerCheck), Never>
+
+    /// Listens on `host`:`port`; `check` makes each connection's check (read per connection).
+    static func listen(host: String, port: Int, identity: DeviceIdentity, idle: Double,
+                       check: @escaping @Sendable () -> PeerCheck) async throws -> Listener {
+        let context = try TLSSetup.context(identity, server: true)
+        return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                let check = check()
+                return channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(NIOSSLServerHandler(context: context, customVerificationCallback: TLSSetup.verifier(check)))
+                    try sync.addHandler(IdleTimeout(seconds: idle))
+                    try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
+                    try sync.addHandler(MessageToByteHandler(FrameEncoder()))
+                    return (try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel), check)
+                }
+            }
+    }
+
+    /// Connects to `host`:`port`.
+    static func connect(host: String, port: Int, identity: DeviceIdentity, check: PeerCheck, timeout: Double,
+                        idle: Double) async throws -> NIOAsyncChannel<Frame, Frame> {
+        let context = try TLSSetup.context(identity, server: false)
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.milliseconds(Int64(timeout * 1000)))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let sync = channel.pipeline.syncOperations
+                        try sync.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil,
+                                                                    customVerificationCallback: TLSSetup.verifier(check)))
+                        try sync.addHandler(IdleTimeout(seconds: idle))
+                        try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
+                        try sync.addHandler(MessageToByteHandler(FrameEncoder()))
+                        return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch { throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(error)") }
+    }
+}
+
+/// Closes a connection that has been silent for too long (a stalled peer holds no session).
+final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+    let seconds: Double
+    var timer: Scheduled<Void>?
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    func handlerAdded(context: ChannelHandlerContext) { arm(context) }
+    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        arm(context)
+        context.fireChannelRead(data)
+    }
+
+    func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+            loopBound.value.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// The TLS every nearby connection uses: TLS 1.3 only, both sides present their device
+/// certificate, and the peer's certificate is judged by its fingerprint alone (``PeerCheck``),
+/// in the handshake, so a refused peer gets no byte of the session.
+enum TLSSetup {
+    /// The protocol name offered in ALPN.
+    static let applicationProtocol = "di-nearby/1"
+
+    /// A context for this device's side of a connection.
+    static func context(_ identity: DeviceIdentity, server: Bool) throws(NearbyError) -> NIOSSLContext {
+        do {
+            let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+            let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+            var configuration = server
+                ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+                : TLSConfiguration.makeClientConfiguration()
+            configuration.certificateChain = [.certificate(certificate)]
+            configuration.privateKey = .privateKey(key)
+            configuration.minimumTLSVersion = .tlsv13
+            configuration.maximumTLSVersion = .tlsv13
+            // Verification is the pin check, done by the custom callback; this setting makes the
+            // server demand a client certificate.
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.applicationProtocols = [applicationProtocol]
+            return try NIOSSLContext(configuration: configuration)
+        } catch { throw .identity("TLS: \(error)") }
+    }
+
+    /// The verification callback for `check`: the leaf's fingerprint decides, and is recorded.
+    static func verifier(_ check: PeerCheck) -> NIOSSLCustomVerificationCallback {
+        { certificates, promise in
+            guard let leaf = certificates.first, let der = try? leaf.toDERBytes() else { promise.succeed(.failed); return }
+            let fingerprint = Fingerprint(certificate: der)
+            check.seen.withLock { $0 = fingerprint }
+            promise.succeed(check.accepts(fingerprint) ? .certificateVerified : .failed)
+        }
+    }
+}
+
+/// Which certificates one connection accepts, and the one it saw.
+final class PeerCheck: Sendable {
+    /// The decision for a fingerprint.
+    let accepts: @Sendable (Fingerprint) -> Bool
+    /// The fingerprint the peer presented (set during the handshake).
+    let seen = Mutex<Fingerprint?>(nil)
+
+    init(accepts: @escaping @Sendable (Fingerprint) -> Bool) { self.accepts = accepts }
+
+    /// The fingerprint seen.
+    var fingerprint: Fingerprint? { seen.withLock { $0 } }
+}

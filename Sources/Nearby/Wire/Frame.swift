@@ -1,0 +1,34 @@
+import NIOCore
+
+/// One unit on the wire after the TLS handshake: a kind byte, a 32-bit big-endian length, then
+/// that many bytes. A message frame holds a binary property list (``SessionMessage``); a data
+/// frame holds the next bytes of the item being uploaded.
+///
+/// Hand-written rather than HTTP: a session is one request after another on one connection, and
+/// a length-prefixed frame is all it needs; an HTTP stack would add a parser to fuzz and nothing
+/// the session uses.
+public struct Frame: Sendable, Equatable {
+    /// What the payload is.
+    public enum Kind: UInt8, Sendable {
+        /// A ``SessionMessage`` as a binary property list.
+        case message = 1
+        /// Bytes of the item being uploaded.
+        case data = 2
+    }
+
+    /// The largest message: an ask for ``Limits/maximumItems`` items with long names fits.
+    public static let maximumMessage = 1 << 20
+    /// The largest data frame: what a sender writes at once, and all a receiver buffers.
+    public static let maximumData = 1 << 18
+
+    /// What the payload is.
+    public var kind: Kind
+    /// The payload.
+    public var payload: ByteBuffer
+
+    /// A frame.
+    public init(kind: Kind, payload: ByteBuffer) {
+        self.kind = kind
+        self.payload = payload
+    }
+}

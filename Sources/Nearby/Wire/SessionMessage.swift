@@ -1,0 +1,179 @@
+import NIOCore
+import OrderedCollections
+import PropertyLists
+
+/// An item the sender offers: what it is called (display text only), its type, its size and its
+/// SHA-256, which the receiver checks before delivering it.
+public struct ItemOffer: Sendable, Hashable {
+    /// The file's name as the sender shows it; the receiver makes it safe (``ItemName``) and picks
+    /// every path itself.
+    public var name: String
+    /// Its uniform type identifier.
+    public var type: String
+    /// Its size in bytes.
+    public var size: Int64
+    /// Its SHA-256.
+    public var sha256: [UInt8]
+
+    /// An offer.
+    public init(name: String, type: String, size: Int64, sha256: [UInt8]) {
+        self.name = name
+        self.type = type
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
+/// The messages of a session (discover is the TLS handshake itself: the receiver learns the
+/// sender's certificate, the sender checks the receiver's pin). Ask, answer; then per item an
+/// upload followed by its bytes in data frames, and the receiver's word that it was delivered.
+/// Each is a binary property list dictionary whose `Type` names it, as AirDrop's bodies are.
+public enum SessionMessage: Sendable, Equatable {
+    /// The sender asks to send items.
+    case ask(senderName: String, senderApp: String, targetApp: String?, transfer: [UInt8], items: [ItemOffer])
+    /// The receiver's answer: accepted or not (and why), the token uploads must carry, and per
+    /// item how many bytes it already holds durably (resume; the size when already delivered).
+    case answer(accepted: Bool, reason: String?, token: [UInt8], held: [Int64])
+    /// The sender sends item `item` from `offset`; data frames with exactly the rest follow.
+    case upload(token: [UInt8], item: Int, offset: Int64)
+    /// The receiver delivered item `item` (to an app, or to the download folder).
+    case delivered(item: Int, destination: String)
+    /// The receiver refuses and ends the session (why).
+    case refused(String)
+
+    /// The largest number of items one ask may offer.
+    public static let maximumItems = 1000
+
+    /// The message as a binary property list.
+    public func encoded() -> [UInt8] {
+        var d: OrderedDictionary<String, PropertyList> = [:]
+        switch self {
+        case .ask(let senderName, let senderApp, let targetApp, let transfer, let items):
+            d["Type"] = .string("Ask")
+            d["SenderName"] = .string(senderName)
+            d["SenderApp"] = .string(senderApp)
+            if let targetApp { d["TargetApp"] = .string(targetApp) }
+            d["Transfer"] = .data(transfer)
+            d["Items"] = .array(items.map { item in
+                .dictionary(["Name": .string(item.name), "Type": .string(item.type), "Size": .integer(item.size), "SHA256": .data(item.sha256)])
+            })
+        case .answer(let accepted, let reason, let token, let held):
+            d["Type"] = .string("Answer")
+            d["Accepted"] = .bool(accepted)
+            if let reason { d["Reason"] = .string(reason) }
+            d["Token"] = .data(token)
+            d["Held"] = .array(held.map { .integer($0) })
+        case .upload(let token, let item, let offset):
+            d["Type"] = .string("Upload")
+            d["Token"] = .data(token)
+            d["Item"] = .integer(Int64(item))
+            d["Offset"] = .integer(offset)
+        case .delivered(let item, let destination):
+            d["Type"] = .string("Delivered")
+            d["Item"] = .integer(Int64(item))
+            d["Destination"] = .string(destination)
+        case .refused(let reason):
+            d["Type"] = .string("Refused")
+            d["Reason"] = .string(reason)
+        }
+        return BinaryPropertyListWriter().write(.dictionary(d))
+    }
+
+    /// The message in `bytes`; an error naming the first thing wrong.
+    public static func decode(_ bytes: [UInt8]) throws(NearbyError) -> SessionMessage {
+        var options = PropertyListReadOptions()
+        options.maximumDepth = 8
+        options.maximumExpandedNodes = 16 * maximumItems
+        let value: PropertyList
+        do { value = try PropertyListReader.value(ofBinary: bytes, options: options) } catch {
+            throw .protocolViolation("a message that is not a binary property list (\(error))")
+        }
+        guard case .dictionary(let d) = value else { throw .protocolViolation("a message that is not a dictionary") }
+        let fields = Fields(d)
+        switch try fields.string("Type") {
+        case "Ask":
+            guard case .array(let list)? = d["Items"] else { throw .protocolViolation("Ask without Items") }
+            guard !list.isEmpty, list.count <= maximumItems else {
+                throw .protocolViolation("Ask with \(list.count) items (1 to \(maximumItems))")
+            }
+            var items: [ItemOffer] = []
+            for (index, entry) in list.enumerated() {
+                guard case .dictionary(let e) = entry else { throw .protocolViolation("Items[\(index)] is not a dictionary") }
+                let f = Fields(e, context: "Items[\(index)]")
+                let size = try f.integer("Size")
+                guard size >= 0 else { throw .protocolViolation("Items[\(index)].Size is negative") }
+                let digest = try f.data("SHA256")
+                guard digest.count == 32 else { throw .protocolViolation("Items[\(index)].SHA256 is not 32 bytes") }
+                items.append(ItemOffer(name: try f.string("Name"), type: try f.string("Type"), size: size, sha256: digest))
+            }
+            let transfer = try fields.data("Transfer")
+            guard transfer.count == 16 else { throw .protocolViolation("Transfer is not 16 bytes") }
+            return .ask(senderName: try fields.string("SenderName"), senderApp: try fields.string("SenderApp"),
+                        targetApp: try fields.optionalString("TargetApp"), transfer: transfer, items: items)
+        case "Answer":
+            guard case .array(let list)? = d["Held"] else { throw .protocolViolation("Answer without Held") }
+            let held = try list.map { (entry: PropertyList) throws(NearbyError) -> Int64 in
+                guard case .integer(let n) = entry, n >= 0 else { throw .protocolViolation("Held holds a non-integer") }
+                return n
+            }
+            return .answer(accepted: try fields.boolean("Accepted"), reason: try fields.optionalString("Reason"),
+                           token: try fields.data("Token"), held: held)
+        case "Upload":
+            let item = try fields.integer("Item"), offset = try fields.integer("Offset")
+            guard item >= 0, item < Int64(maximumItems), offset >= 0 else { throw .protocolViolation("Upload of item \(item) from \(offset)") }
+            return .upload(token: try fields.data("Token"), item: Int(item), offset: offset)
+        case "Delivered":
+            let item = try fields.integer("Item")
+            guard item >= 0, item < Int64(maximumItems) else { throw .protocolViolation("Delivered item \(item)") }
+            return .delivered(item: Int(item), destination: try fields.string("Destination"))
+        case "Refused":
+            return .refused(try fields.string("Reason"))
+        case let other:
+            throw .protocolViolation("unknown message type '\(other)'")
+        }
+    }
+
+    /// The message as a frame.
+    public var frame: Frame {
+        Frame(kind: .message, payload: ByteBuffer(bytes: encoded()))
+    }
+}
+
+/// Typed reads of a message's keys, each failure naming the key.
+private struct Fields {
+    let d: OrderedDictionary<String, PropertyList>
+    var context = ""
+
+    init(_ d: OrderedDictionary<String, PropertyList>, context: String = "") {
+        self.d = d
+        self.context = context
+    }
+
+    func name(_ key: String) -> String { context.isEmpty ? key : context + "." + key }
+
+    func string(_ key: String) throws(NearbyError) -> String {
+        guard case .string(let s)? = d[key] else { throw .protocolViolation("\(name(key)) is missing or not a string") }
+        return s
+    }
+
+    func optionalString(_ key: String) throws(NearbyError) -> String? {
+        guard let value = d[key] else { return nil }
+        guard case .string(let s) = value else { throw .protocolViolation("\(name(key)) is not a string") }
+        return s
+    }
+
+    func data(_ key: String) throws(NearbyError) -> [UInt8] {
+        guard case .data(let bytes)? = d[key] else { throw .protocolViolation("\(name(key)) is missing or not data") }
+        return bytes
+    }
+
+    func integer(_ key: String) throws(NearbyError) -> Int64 {
+        guard case .integer(let n)? = d[key] else { throw .protocolViolation("\(name(key)) is missing or not an integer") }
+        return n
+    }
+
+    func boolean(_ key: String) throws(NearbyError) -> Bool {
+        guard case .bool(let b)? = d[key] else { throw .protocolViolation("\(name(key)) is missing or not a boolean") }
+        return b
+    }
+}

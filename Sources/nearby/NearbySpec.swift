@@ -1,0 +1,61 @@
+import ToolSupport
+
+/// The TCP port a receiver listens on unless told otherwise.
+let defaultPort = 53_400
+
+/// `nearby`'s command line, declared once (parsing, help, man page, completions).
+let nearbySpec: ToolSpec = {
+    let root = OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)")
+    let json = OptionSpec("--json", help: "JSON output (send and receive: one event per line)")
+    let name = OptionSpec("--name", value: .text("NAME"), help: "the name this device gives itself (default: the host name)")
+    let port = OptionSpec("--port", value: .integer(0...65535), help: "the TCP port (default \(defaultPort); 0: any free port, printed)")
+    return ToolSpec(
+        name: "nearby",
+        summary: "sends documents into apps on nearby devices, and receives them (AirDrop's channel over the local network)",
+        discussion: [
+            """
+            Every connection is mutual TLS 1.3 between device certificates; a device is let in by its certificate's SHA-256 (its fingerprint) alone, checked in the handshake. Pairing pins the other device's fingerprint with a one-time code (SPAKE2). A received item goes into the app the sender named if it is registered here and opens the type, else into the app ranked first for the type, else into the download folder; never overwriting, through the same delivery as openin (docs/nearby.md).
+            """,
+        ],
+        verbs: [
+            VerbSpec("identity", summary: "this device's certificate fingerprint (made on first use)", options: [
+                json, OptionSpec("--rotate", help: "make a new key and certificate (paired devices must pair again)"),
+            ], operandCount: 0...0),
+            VerbSpec("list", summary: "the paired devices: name, fingerprint, last address", options: [json], operandCount: 0...0),
+            VerbSpec("status", summary: "the identity, the paired devices and the spool", options: [json], operandCount: 0...0),
+            VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there", options: [
+                OptionSpec("--to", value: .text("DEVICE|HOST:PORT"), help: "a paired device's name (reached at its last address) or an address"),
+                OptionSpec("--app", value: .bundleIdentifier, help: "the app on the other device that should get the files"),
+                OptionSpec("--from", value: .bundleIdentifier, help: "the sending app named in the open request (default org.document-interchange.nearby)"),
+                OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the receiver must present, for an unpaired device (else it must be paired)"),
+                name, json,
+            ], operandCount: 1...1000),
+            VerbSpec("receive", summary: "receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out", options: [
+                OptionSpec("--mode", value: .choice(["off", "paired", "everyone"]), help: "who may send: nobody, paired devices (default), or anyone who is then asked about"),
+                OptionSpec("--minutes", value: .number("N"), help: "how long everyone-mode lasts (default 10)"),
+                OptionSpec("--auto-accept", help: "accept every ask the mode lets in without asking (unattended machines)"),
+                OptionSpec("--listen", value: .text("ADDRESS"), help: "the address to listen on (default :: , every address)"),
+                port,
+                OptionSpec("--downloads", value: .directory, help: "where items no app takes go (default: the XDG download folder)"),
+                OptionSpec("--no-launch", help: "deliver without starting the receiving app's launch command"),
+                json,
+            ], operandCount: 0...0),
+            VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: --show-code waits for one, --code CODE pairs with the one showing it", options: [
+                OptionSpec("--show-code", help: "print a one-time code and wait for a device to pair with it"),
+                OptionSpec("--code", value: .text("CODE"), help: "the code the other device shows"),
+                OptionSpec("--to", value: .text("HOST:PORT"), help: "where the device showing the code listens"),
+                port, name, json,
+            ], operandCount: 0...1),
+            VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1),
+        ],
+        options: [root],
+        examples: [
+            ("nearby identity", "this device's fingerprint"),
+            ("nearby pair --show-code", "on one device: show a code and wait"),
+            ("nearby pair laptop --code 1234-5678 --to 10.0.0.2:53401", "on the other: pair with it"),
+            ("nearby receive --mode paired", "take items from paired devices"),
+            ("nearby send report.pdf --to laptop --app com.example.reader", "into the reader app on the laptop"),
+        ],
+        exitStatus: [(0, "done: every item delivered"), (1, "declined, refused or not every item delivered"), (2, "usage errors and failures")],
+        seeAlso: ["openin(1)", "inboxd(1)", "docs/nearby.md"])
+}()

@@ -1,0 +1,33 @@
+import SystemCalls
+import ToolSupport
+
+/// The sender's progress on a terminal: one line rewritten in place (bytes, rate, time left).
+final class ProgressLine: @unchecked Sendable {
+    // Only touched from the progress callback, which the sender calls from one task at a time.
+    let start = Clock.monotonic()
+    let total: Int64
+    var done: Int64 = 0
+    var shown = false
+
+    init(total: Int64) { self.total = total }
+
+    func update(sent: Int64) {
+        done = sent
+        let elapsed = max(Clock.monotonic() - start, 0.001)
+        let rate = Double(done) / elapsed
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        Output.errorText("\r\(Self.bytes(Double(done))) of \(Self.bytes(Double(total))), \(Self.bytes(rate))/s, \(Int(left.rounded())) s left   ")
+        shown = true
+    }
+
+    func finish() { if shown { Output.errorText("\n") } }
+
+    static func bytes(_ n: Double) -> String {
+        n >= 1e9 ? tenths(n / 1e9) + " GB" : n >= 1e6 ? tenths(n / 1e6) + " MB" : n >= 1e3 ? tenths(n / 1e3) + " kB" : "\(Int(n)) B"
+    }
+
+    static func tenths(_ x: Double) -> String {
+        let t = Int((x * 10).rounded())
+        return "\(t / 10).\(t % 10)"
+    }
+}

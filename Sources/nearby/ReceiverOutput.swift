@@ -1,0 +1,65 @@
+import Nearby
+import PropertyLists
+import ToolSupport
+
+/// What `nearby receive` prints for each event: a line for people, or a JSON object per line.
+enum ReceiverOutput {
+    static func show(_ event: ReceiverEvent, json: Bool) {
+        if json { print(json: value(event)); return }
+        switch event {
+        case .listening(let port): Output.line("receiving on port \(port)")
+        case .refusedPeer(let fingerprint): Output.line("refused a device that is not paired" + (fingerprint.map { " (\($0.hex.prefix(16))…)" } ?? ""))
+        case .asked(let ask, let accepted, let reason):
+            Output.line("\(ask.pairedName ?? ask.senderName) asks to send \(ask.items.count) item(s): " + (accepted ? "accepted" : "declined (\(reason ?? ""))"))
+        case .delivered(let name, let destination, let path, let bytes, let resumed):
+            Output.line("\(name): \(bytes) bytes delivered to \(destination) (\(path))" + (resumed > 0 ? ", resumed after \(resumed)" : ""))
+        case .failed(let why): Output.error("nearby: a session failed: \(why)")
+        case .expired: Output.line("everyone-mode ended")
+        }
+    }
+
+    static func value(_ event: ReceiverEvent) -> PropertyList {
+        switch event {
+        case .listening(let port): .dictionary(["event": .string("listening"), "port": .integer(Int64(port))])
+        case .refusedPeer(let fingerprint): .dictionary(["event": .string("refused"), "fingerprint": .string(fingerprint?.hex ?? "")])
+        case .asked(let ask, let accepted, let reason):
+            .dictionary(["event": .string("asked"), "sender": .string(ask.senderName), "senderApp": .string(ask.senderApp),
+                         "fingerprint": .string(ask.fingerprint.hex), "paired": .bool(ask.pairedName != nil),
+                         "items": .integer(Int64(ask.items.count)), "accepted": .bool(accepted), "reason": .string(reason ?? "")])
+        case .delivered(let name, let destination, let path, let bytes, let resumed):
+            .dictionary(["event": .string("delivered"), "name": .string(name), "destination": .string(destination), "path": .string(path),
+                         "bytes": .integer(bytes), "resumedFrom": .integer(resumed)])
+        case .failed(let why): .dictionary(["event": .string("failed"), "reason": .string(why)])
+        case .expired: .dictionary(["event": .string("expired")])
+        }
+    }
+}
+
+/// Asks the person at the terminal about an unpaired sender.
+enum TerminalPrompt {
+    @Sendable static func ask(_ ask: IncomingAsk) async -> Bool {
+        Output.line("\(ask.senderName) (not paired, \(ask.fingerprint.hex.prefix(16))…) wants to send:")
+        for item in ask.items { Output.line("  \(item.name)  \(item.type)  \(item.size) bytes  → \(item.destination)") }
+        Output.text("Accept? [y/N] ")
+        guard let answer = readLine() else { return false }
+        return answer.lowercased().hasPrefix("y")
+    }
+}
+
+/// The user's download folder: XDG_DOWNLOAD_DIR from user-dirs.dirs (what `xdg-user-dir
+/// DOWNLOAD` prints), else ~/Downloads.
+enum DownloadFolder {
+    static func path() -> String {
+        let home = SystemHome.path
+        let config = SystemHome.configHome
+        if let text = try? SystemHome.read(config + "/user-dirs.dirs") {
+            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
+                var value = String(line.dropFirst("XDG_DOWNLOAD_DIR=".count))
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                if value.hasPrefix("$HOME") { value = home + value.dropFirst(5) }
+                if value.hasPrefix("/") { return value }
+            }
+        }
+        return home + "/Downloads"
+    }
+}

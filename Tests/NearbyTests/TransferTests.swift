@@ -1,0 +1,271 @@
+import AppRegistry
+import Foundation
+@testable import Nearby
+import NIOCore
+import NIOPosix
+import NIOSSL
+import OpenRequests
+import PropertyLists
+import Synchronization
+import TestHelpers
+import Testing
+
+/// Whole sessions over real TLS on the loopback interface, between device roots copied from
+/// Samples/: what is delivered where, and who is let in. (The same across network namespaces,
+/// with real processes and kill -9: NearbyLabTests.)
+@Suite(.serialized) struct TransferTests {
+    /// A device root with its identity.
+    struct Device {
+        let root: DeviceRoot
+        let folder: NearbyFolder
+        let identity: DeviceIdentity
+
+        init() throws {
+            root = DeviceRoot(path: try TestSupport.sampleDevice().path)
+            folder = NearbyFolder(root: root)
+            identity = try DeviceIdentity.loadOrCreate(in: folder)
+        }
+
+        func pair(with other: Device, as name: String) throws {
+            var paired = try PairedDevices.load(from: folder)
+            paired.pin(PairedDevice(name: name, fingerprint: other.identity.fingerprint, pairedAt: 0))
+            try paired.save(to: folder)
+        }
+
+        var downloads: String { root.path + "/Downloads" }
+        func inbox(_ app: String) -> String { root.path + "/Containers/\(app)/Documents/Inbox" }
+        func requests(_ app: String) -> String { root.path + "/Containers/\(app)/Library/OpenRequests" }
+    }
+
+    /// Events a receiver reported.
+    final class Events: Sendable {
+        let list = Mutex<[ReceiverEvent]>([])
+        var all: [ReceiverEvent] { list.withLock { $0 } }
+        func add(_ event: ReceiverEvent) { list.withLock { $0.append(event) } }
+        var refusals: Int { all.filter { if case .refusedPeer = $0 { true } else { false } }.count }
+    }
+
+    /// Runs `body` with a receiver for `device` on a free loopback port.
+    static func withReceiver<R>(_ device: Device, mode: ReceiveMode = .paired, autoAccept: Bool = false,
+                                prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
+                                _ body: (Int, Events) async throws -> R) async throws -> R {
+        var configuration = ReceiverConfiguration(root: device.root, mode: mode, downloads: device.downloads)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.autoAccept = autoAccept
+        configuration.launchApps = false
+        let events = Events()
+        let receiver = try await NearbyReceiver(configuration, prompt: prompt) { events.add($0) }
+        let task = Task { try await receiver.run() }
+        defer { task.cancel() }
+        return try await body(receiver.port, events)
+    }
+
+    static func sample(_ name: String) -> String { TestSupport.packageRoot.appendingPathComponent("Samples/Documents/\(name)").path }
+
+    @Test func aPairedDeviceSendsIntoTheNamedAppsInboxWithAnOpenRequest() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        let report = try await Self.withReceiver(b) { port, _ in
+            try await NearbySender(root: a.root, deviceName: "Ann's laptop", senderApp: "com.example.mail")
+                .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint), targetApp: "com.example.notes")
+        }
+        #expect(report.complete && report.destinations == ["com.example.notes"])
+        #expect(report.bytesSent == item.size && report.bytesResumed == 0)
+        let delivered = b.inbox("com.example.notes") + "/notes.txt"
+        #expect(FileManager.default.contents(atPath: delivered) == FileManager.default.contents(atPath: Self.sample("notes.txt")))
+        let requests = try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.notes"))
+        #expect(requests.count == 1)
+        let request = try OpenRequest.read(b.requests("com.example.notes") + "/" + requests[0])
+        #expect(request.documentPath == delivered)
+        #expect(request.sourceApplication == "com.example.mail")
+        #expect(request.documentType == "public.plain-text")
+        guard case .dictionary(let top)? = request.annotation, case .dictionary(let nearby)? = top["Nearby"] else {
+            Issue.record("no Nearby annotation: \(String(describing: request.annotation))"); return
+        }
+        #expect(nearby["SenderName"] == .string("Ann's laptop"))
+        #expect(nearby["PairedDevice"] == .string("a"))
+        #expect(nearby["Fingerprint"] == .string(a.identity.fingerprint.hex))
+        // Delivered: nothing left in the spool; the outbox note is gone.
+        #expect(FileManager.default.fileExists(atPath: b.folder.spool))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.folder.spool).isEmpty)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: a.folder.path + "/Outbox"))?.isEmpty ?? true)
+    }
+
+    @Test func withoutANamedAppTheTypesFirstAppTakesItAndUnclaimedItemsGoToDownloads() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        // Files.app takes any data (public.data): without it, nothing claims the odd type.
+        try FileManager.default.removeItem(atPath: b.root.path + "/Apps/Files.app")
+        let png = try OutgoingItem(path: Self.sample("photo.png"), type: "public.png")
+        let dir = try TestSupport.temporaryDirectory()
+        let odd = dir.appendingPathComponent("../../evil.weird").standardizedFileURL
+        try Data("not claimed by anyone".utf8).write(to: dir.appendingPathComponent("blob.weird"))
+        var blob = try OutgoingItem(path: dir.appendingPathComponent("blob.weird").path, type: "dyn.ah62d4rv4ge80e5pe")
+        blob.name = "../../" + odd.lastPathComponent
+        let report = try await Self.withReceiver(b) { port, _ in
+            try await NearbySender(root: a.root, deviceName: "a", senderApp: "com.example.mail")
+                .send([png, blob], to: SendTarget(host: "127.0.0.1", port: port, expected: nil))
+        }
+        #expect(report.destinations == ["com.example.photos", "downloads"])
+        #expect(FileManager.default.fileExists(atPath: b.inbox("com.example.photos") + "/photo.png"))
+        // The sender's "../../evil.weird" is a name in the download folder, nothing more.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.downloads) == ["_._.._evil.weird"])
+        #expect(!FileManager.default.fileExists(atPath: b.root.path + "/../evil.weird"))
+    }
+
+    @Test func anUnpairedSenderGetsNothingInPairedMode() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b")  // a pins b, but b has not paired a
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        try await Self.withReceiver(b) { port, events in
+            await #expect(throws: NearbyError.self) {
+                try await NearbySender(root: a.root, deviceName: "a", senderApp: "x").send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: nil))
+            }
+            #expect(eventually(10) { events.refusals == 1 })
+            #expect(!events.all.contains { if case .asked = $0 { true } else { false } })
+        }
+        #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes")))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: b.folder.spool))?.isEmpty ?? true)
+    }
+
+    @Test func aReceiverWhoseCertificateIsNotThePinIsRefusedBeforeTheAsk() async throws {
+        let a = try Device(), b = try Device(), c = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        try c.pair(with: a, as: "a")
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        // c answers where a expects b.
+        try await Self.withReceiver(c) { port, events in
+            await #expect {
+                try await NearbySender(root: a.root, deviceName: "a", senderApp: "x")
+                    .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint))
+            } throws: { error in
+                guard case NearbyError.pinMismatch(let expected, let got) = error else { return false }
+                return expected == b.identity.fingerprint && got == c.identity.fingerprint
+            }
+            #expect(!events.all.contains { if case .asked = $0 { true } else { false } })
+        }
+        #expect(!FileManager.default.fileExists(atPath: c.inbox("com.example.notes")))
+    }
+
+    @Test func everyoneModeAsksAboutAnUnpairedSenderAndHonoursTheAnswer() async throws {
+        let a = try Device(), b = try Device()
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        let asked = Mutex<[String]>([])
+        for answer in [false, true] {
+            try await Self.withReceiver(b, mode: .everyone, prompt: { ask in
+                asked.withLock { $0.append(ask.senderName) }
+                return answer
+            }) { port, _ in
+                let send = { try await NearbySender(root: a.root, deviceName: "stranger", senderApp: "x")
+                    .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint)) }
+                if answer {
+                    let report = try await send()
+                    #expect(report.complete)
+                } else {
+                    await #expect { try await send() } throws: { if case NearbyError.declined = $0 { true } else { false } }
+                }
+            }
+        }
+        #expect(asked.withLock { $0 } == ["stranger", "stranger"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
+    }
+
+    @Test func aBodyLongerThanDeclaredIsCutOffAndNothingIsDelivered() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        try await Self.withReceiver(b) { port, events in
+            try await RawSession.run(a, port: port) { raw in
+                let declared: [UInt8] = Array("ten bytes!".utf8)
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: "com.example.notes", transfer: [UInt8](repeating: 3, count: 16),
+                                        items: [ItemOffer(name: "t.txt", type: "public.plain-text", size: 10, sha256: RawSession.sha256(declared))]))
+                guard case .answer(true, _, let token, let held)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                #expect(held == [0])
+                try await raw.send(.upload(token: token, item: 0, offset: 0))
+                try await raw.data(Array(repeating: 0x41, count: 100_000))
+                let reply = try await raw.receive()
+                guard case .refused(let why)? = reply else { Issue.record("expected a refusal, got \(String(describing: reply))"); return }
+                #expect(why.contains("longer than the 10 bytes declared"))
+                #expect(eventually(10) { events.all.contains { if case .failed = $0 { true } else { false } } })
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/t.txt"))
+        // Nothing beyond the declared size was written.
+        let spooled = try FileManager.default.subpathsOfDirectory(atPath: b.folder.spool).filter { $0.hasSuffix(".partial") }
+        for path in spooled {
+            #expect((try FileManager.default.attributesOfItem(atPath: b.folder.spool + "/" + path)[.size] as? Int ?? 0) <= 10)
+        }
+    }
+
+    @Test func anUploadWithAForgedTokenIsRefused() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        try await Self.withReceiver(b) { port, _ in
+            try await RawSession.run(a, port: port) { raw in
+                let bytes = Array("hello".utf8)
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: [UInt8](repeating: 4, count: 16),
+                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5, sha256: RawSession.sha256(bytes))]))
+                guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                try await raw.send(.upload(token: token.map { $0 ^ 1 }, item: 0, offset: 0))
+                guard case .refused(let why)? = try await raw.receive() else { Issue.record("expected a refusal"); return }
+                #expect(why.contains("token that is not this session's"))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/h.txt"))
+    }
+
+    @Test func bytesThatDoNotMatchTheDeclaredDigestAreDiscarded() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        try await Self.withReceiver(b) { port, _ in
+            try await RawSession.run(a, port: port) { raw in
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: [UInt8](repeating: 5, count: 16),
+                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5, sha256: RawSession.sha256(Array("hello".utf8)))]))
+                guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                try await raw.send(.upload(token: token, item: 0, offset: 0))
+                try await raw.data(Array("jello".utf8))
+                guard case .refused(let why)? = try await raw.receive() else { Issue.record("expected a refusal"); return }
+                #expect(why.contains("SHA-256"))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/h.txt"))
+    }
+
+    @Test func anInterruptedUploadResumesFromWhatTheReceiverHolds() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let dir = try TestSupport.temporaryDirectory()
+        var bytes = [UInt8](repeating: 0, count: 3 << 20)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13) }
+        let file = dir.appendingPathComponent("big.txt")
+        try Data(bytes).write(to: file)
+        let item = try OutgoingItem(path: file.path, type: "public.plain-text")
+        let sender = NearbySender(root: a.root, deviceName: "a", senderApp: "x")
+        let target = { (port: Int) in SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint) }
+        // First run: the sender's own transfer identifier, 1 MiB sent, then the connection drops.
+        let outbox = Outbox(folder: a.folder)
+        try await Self.withReceiver(b) { port, events in
+            let transfer = try outbox.transfer(for: outbox.key(target: target(port), items: [item]))
+            try await RawSession.run(a, port: port) { raw in
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: transfer, items: [item.offer]))
+                guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                try await raw.send(.upload(token: token, item: 0, offset: 0))
+                for chunk in stride(from: 0, to: 1 << 20, by: Frame.maximumData) { try await raw.data(Array(bytes[chunk..<chunk + Frame.maximumData])) }
+            }
+            // The connection dropped in the middle of the item.
+            #expect(eventually(10) { events.all.contains { if case .failed = $0 { true } else { false } } }, "\(events.all)")
+        }
+        // Second run, on a new port: the key must not depend on it when the pin is known.
+        let report = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
+        #expect(report.complete)
+        #expect(report.bytesResumed == 1 << 20)
+        #expect(report.bytesSent == Int64(bytes.count - (1 << 20)))
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/big.txt") == Data(bytes))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")).count == 1)
+        // Sent again after it completed: a new transfer, delivered again (as a second file).
+        let again = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
+        #expect(again.bytesResumed == 0 && again.complete)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")).sorted() == ["big-1.txt", "big.txt"])
+    }
+}
