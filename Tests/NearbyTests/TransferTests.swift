@@ -87,9 +87,13 @@ import Testing
         #expect(nearby["SenderName"] == .string("Ann's laptop"))
         #expect(nearby["PairedDevice"] == .string("a"))
         #expect(nearby["Fingerprint"] == .string(a.identity.fingerprint.hex))
-        // Delivered: nothing left in the spool; the outbox note is gone.
-        #expect(FileManager.default.fileExists(atPath: b.folder.spool))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: b.folder.spool).isEmpty)
+        // Delivered: the spool keeps only the markers that answer a retry (no bytes); the
+        // sender's outbox note is gone.
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: b.folder.spool).filter {
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: b.folder.spool + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
+        }
+        #expect(kept.count == 2 && kept.allSatisfy { $0.hasSuffix("/.delivered") || $0.hasSuffix("/.lock") }, "\(kept)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: a.folder.path + "/Outbox"))?.isEmpty ?? true)
     }
 

@@ -15,6 +15,8 @@ struct IncomingSession {
     let paired: PairedDevice?
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
+    let claims: TransferClaims
+    let channel: any Channel
 
     /// What was accepted.
     struct Accepted {
@@ -47,6 +49,8 @@ struct IncomingSession {
             return
         }
         let spool = Spool(base: NearbyFolder(root: configuration.root).spool, sender: peer, transfer: transfer)
+        let claim = try await claims.claim(spool, for: channel)
+        defer { withExtendedLifetime(claim) {} }
         var held: [Int64] = []
         let annotation = Self.annotation(senderName: senderName, peer: peer, paired: paired)
         for (index, item) in items.enumerated() {
@@ -77,7 +81,6 @@ struct IncomingSession {
             events(.delivered(name: names[index], destination: destinations[index].label, path: path, bytes: items[index].size, resumedFrom: offset))
             try await outbound.write(SessionMessage.delivered(item: index, destination: destinations[index].label).frame)
         }
-        spool.removeIfDone(itemCount: items.count)
     }
 
     /// Why the ask is refused, or `nil` to accept it.

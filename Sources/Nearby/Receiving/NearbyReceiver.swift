@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import Synchronization
+import SystemCalls
 
 /// The receiver: listens for senders, lets in the certificates its mode allows (in the TLS
 /// handshake), and runs each admitted sender's session (``IncomingSession``), at most
@@ -16,6 +17,9 @@ public final class NearbyReceiver: Sendable {
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
     let sessions = Atomic<Int>(0)
+    let claims = TransferClaims()
+    /// How long a delivered transfer's markers are kept (a week).
+    static let deliveredRetention: Double = 7 * 86_400
 
     /// Binds the listening socket (nothing is accepted until ``run()``).
     /// - Parameters:
@@ -27,6 +31,7 @@ public final class NearbyReceiver: Sendable {
         guard configuration.mode != .off else { throw NearbyError.declined("receiving is off") }
         let folder = NearbyFolder(root: configuration.root)
         identity = try DeviceIdentity.loadOrCreate(in: folder)
+        Spool.purge(base: folder.spool, olderThan: Self.deliveredRetention, now: Clock.system.now())
         let mode = configuration.mode
         server = try await Connection.listen(host: configuration.host, port: configuration.port, identity: identity,
                                              idle: configuration.idleTimeout) {
@@ -89,7 +94,8 @@ public final class NearbyReceiver: Sendable {
                 guard let first, let peer = check.fingerprint else { return }
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
                 var replay = ReplayFirst(first: first, rest: frames)
-                let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events)
+                let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events,
+                                              claims: claims, channel: connection.channel)
                 do {
                     try await session.run(&replay, outbound)
                 } catch let error as NearbyError {

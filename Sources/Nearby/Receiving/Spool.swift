@@ -82,9 +82,17 @@ struct Spool {
         if let file = waitingFile(index) { try? FileSystem.remove(file) }
     }
 
-    /// Removes the transfer's folder once every item was delivered.
-    func removeIfDone(itemCount: Int) {
-        guard (0..<itemCount).allSatisfy(isDelivered) else { return }
-        try? FileSystem.removeTree(folder)
+    /// Removes transfers whose items were all delivered, once `age` seconds have passed since
+    /// their folder last changed. Until then their `.delivered` markers answer a sender that
+    /// retries a send whose confirmation it never saw (killed, cut off): it is told the items
+    /// arrived instead of delivering them twice.
+    static func purge(base: String, olderThan age: Double, now: Double) {
+        for name in FileSystem.entries(of: base) {
+            let folder = base + "/" + name
+            guard let status = FileSystem.status(folder), status.kind == .directory, now - status.modified.secondsSince1970 > age else { continue }
+            let items = FileSystem.entries(of: folder).filter { !$0.hasPrefix(".") }
+            guard items.allSatisfy({ FileSystem.exists(folder + "/" + $0 + "/.delivered") }) else { continue }
+            try? FileSystem.removeTree(folder)
+        }
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import OpenRequests
+import TestHelpers
+import Testing
+
+/// `nearby` between real processes on hosts in network namespaces (../shared/nearby/lab.sh,
+/// run by Fixtures/lab-session.sh, which needs root as CI has): pairing with a code, a send into
+/// an app's Inbox, a stranger refused in the handshake, kill -9 of the sender and then of the
+/// receiver in the middle of a rate-limited send, a retry that resumes, and no packet addressed
+/// outside the lab.
+@Suite(.serialized) struct NearbyLabTests {
+    @Test func pairSendRefuseKillAndResumeAcrossNamespaces() throws {
+        let work = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for name in ["A", "B", "C"] {
+            let root = try TestSupport.sampleDevice()
+            try FileManager.default.moveItem(at: root, to: work.appendingPathComponent(name))
+        }
+        let notes = TestSupport.packageRoot.appendingPathComponent("Samples/Documents/notes.txt")
+        try FileManager.default.copyItem(at: notes, to: work.appendingPathComponent("notes.txt"))
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/NearbyTests/Fixtures/lab-session.sh").path
+        let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
+        let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
+        let run = try TestSupport.run("/bin/bash", [script, nearby, lab, work.path], environment: ["LAB": "dtt", "LAB_NET": "10.215.0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        var facts: [String: Int] = [:]
+        for line in run.out.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Int(parts[1]) { facts[String(parts[0])] = value }
+        }
+        #expect(facts["pair_status"] == 0 && facts["show_status"] == 0, "\(run.out)")
+        #expect(facts["send_status"] == 0)
+        #expect(facts["stranger_status"] == 1, "a stranger is declined, exit 1")
+        #expect(facts["interrupted_send_status"] == 2, "the send whose receiver died fails")
+        #expect(facts["resumed_send_status"] == 0)
+        #expect(facts["fence"] == 0, "packets addressed outside the lab")
+
+        let b = work.appendingPathComponent("B")
+        let inbox = b.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")
+        // Each item delivered once, intact, with its open request naming the sending app.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path).sorted() == ["big.txt", "notes.txt"])
+        #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("big.txt").path)
+                == FileManager.default.contents(atPath: work.appendingPathComponent("big.txt").path))
+        #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("notes.txt").path) == FileManager.default.contents(atPath: notes.path))
+        let requests = b.appendingPathComponent("Containers/com.example.notes/Library/OpenRequests")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: requests.path).map {
+            try OpenRequest.read(requests.appendingPathComponent($0).path).sourceApplication ?? ""
+        }
+        #expect(sources.sorted() == ["com.example.mail", "org.document-interchange.nearby"])
+        // The stranger's copy went nowhere.
+        #expect(!FileManager.default.fileExists(atPath: b.appendingPathComponent("Downloads").path))
+
+        // The retry resumed from what the receiver held when it was killed, and sent only the rest.
+        let final = try String(contentsOf: work.appendingPathComponent("send4.out"), encoding: .utf8)
+        let done = try #require(final.split(whereSeparator: \.isNewline).last.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        })
+        let size = 48 << 20
+        let resumed = try #require(done["bytesResumed"] as? Int), sent = try #require(done["bytesSent"] as? Int)
+        #expect(resumed == facts["killed_receiver_at"], "\(done)")
+        #expect(resumed > 0 && resumed + sent == size, "\(done)")
+    }
+}
