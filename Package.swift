@@ -96,7 +96,7 @@ let libraryTargets: [Target] = [
         ),
         .target(
             name: "Handlers",
-            dependencies: ["AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards", "Spelling", "OpenRequests",
+            dependencies: ["NearbyDevices", "AppRegistry", "UniformTypes", "PropertyLists", "SystemCalls", "DesktopEntries", "Pasteboards", "Spelling", "OpenRequests",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "SystemPackage", package: "swift-system")],
         ),
@@ -180,11 +180,17 @@ let libraryTargets: [Target] = [
         ),
         // SPAKE2 (RFC 9382, P-256) over libcrypto: two devices agree on a key from a one-time code.
         .target(name: "PAKE", dependencies: ["CCrypto"]),
+        // The paired devices and the nearby state folder: what the chooser reads to offer a device
+        // as a row, without linking TLS.
+        .target(
+            name: "NearbyDevices",
+            dependencies: ["AppRegistry", "PropertyLists", "SystemCalls", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         // Sending documents to apps on nearby devices (docs/nearby.md): the device's identity,
         // paired devices, the session over mutual TLS 1.3, the receiver and the sender.
         .target(
             name: "Nearby",
-            dependencies: ["AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE",
+            dependencies: ["NearbyDevices", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE",
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -531,7 +537,7 @@ let package = Package(
         .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
-        .library(name: "Nearby", targets: ["Nearby"]),
+        .library(name: "Nearby", targets: ["Nearby", "NearbyDevices"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),

@@ -154,6 +154,8 @@ struct OpeninCommands {
             case .performed(.copiedToClipboard(let document, _, let server)):
                 Output.line(TerminalText.escaped("\(document): copied to the clipboard" + (server == .bridge ? " (served by pasteboardd)" : "")))
             case .performed(.delivered(let document, let app, let delivered)): report(delivered, app: app, document: document)
+            case .performed(.sentToNearbyDevice(let documents, let device)):
+                Output.line(TerminalText.escaped("sent \(documents.count) document\(documents.count == 1 ? "" : "s") to \(device) (nearby)"))
             }
         }
         return 0

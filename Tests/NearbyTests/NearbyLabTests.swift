@@ -9,7 +9,7 @@ import Testing
 /// receiver in the middle of a rate-limited send, a retry that resumes, and no packet addressed
 /// outside the lab.
 @Suite(.serialized) struct NearbyLabTests {
-    @Test func pairSendRefuseKillAndResumeAcrossNamespaces() throws {
+    @Test func pairSendRefuseKillAndResumeAcrossNamespaces() async throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         for name in ["A", "B", "C"] {
@@ -21,7 +21,7 @@ import Testing
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/NearbyTests/Fixtures/lab-session.sh").path
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
-        let run = try TestSupport.run("/bin/bash", [script, nearby, lab, work.path], environment: ["LAB": "dtt", "LAB_NET": "10.215.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path], environment: ["LAB": "dtt", "LAB_NET": "10.215.0"])
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: Int] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {

@@ -15,8 +15,8 @@ import Testing
             try await Pairing.showCode(Pairing.Side(root: b.root, name: "bee", receivePort: 53_400), code: code, host: "127.0.0.1", port: 0,
                                        timeout: 20) { p in port.withLock { $0 = p } }
         }
-        #expect(eventually(10) { port.withLock { $0 } != nil })
-        try await body(port.withLock { $0 }!)
+        #expect(await eventually(10) { port.withLock { $0 } != nil })
+        try await body(try #require(port.withLock { $0 }))
         return await shown.result
     }
 

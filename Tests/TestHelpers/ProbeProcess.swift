@@ -108,3 +108,14 @@ public func eventually(_ timeout: Double = 60, _ condition: () -> Bool) -> Bool 
     }
     return condition()
 }
+
+/// ``eventually(_:_:)`` for async tests: sleeps by suspending, so the tasks that will make
+/// `condition` true (on the cooperative pool, two threads on this machine) keep running.
+public func eventually(_ timeout: Double = 60, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}

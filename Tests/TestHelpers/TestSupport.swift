@@ -97,6 +97,18 @@ public enum TestSupport {
         return Run(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// ``run(_:_:stdin:environment:)`` from an async test, on a thread of its own: waiting for a
+    /// process on the cooperative pool (two threads on this machine) would starve the tasks the
+    /// process talks to, such as a receiver running in the test process.
+    public static func runOffPool(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                                  environment: [String: String] = [:]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(executable, arguments, stdin: stdin, environment: environment) })
+            }.start()
+        }
+    }
+
     /// Writes `bytes` to `url` through a descriptor opened close-on-exec. Foundation's
     /// `Data.write(to:)` opens without `O_CLOEXEC`, so a process another test starts meanwhile
     /// keeps the file open for writing, and the receiver (rightly) defers it as still being

@@ -17,6 +17,8 @@ public struct Activity: Sendable, Hashable {
         case copyToClipboard(program: ClipboardProgram)
         /// Delivers to the app that declares the share extension, with the activity in the request.
         case shareExtension(bundleIdentifier: String)
+        /// Sends to a paired nearby device with `nearby send` (docs/nearby.md).
+        case sendToNearbyDevice(String)
     }
 
     /// The activity type, for `--activity` and `--exclude`.
@@ -35,10 +37,22 @@ public struct Activity: Sendable, Hashable {
     /// Every built-in activity type, whether or not it can work here.
     public static let builtInTypes = [copyToFolderType, saveToSenderType, printType, copyToClipboardType]
 
+    /// The activity type of sending to the paired device `name` (AirDrop's row).
+    public static func nearbyType(_ name: String) -> String { "nearby:" + name }
+
     /// The built-ins that can work here for `count` documents sent by `sender` (a registered app or not).
-    public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool) -> [Activity] {
-        var result = [Activity(activityType: copyToFolderType, name: "Copy to Folder", kind: .copyToFolder,
-                               reason: "always available; asks for the folder (openin --destination names it)")]
+    /// - Parameter nearbyDevices: the paired devices; each is a row, first (as AirDrop is first in
+    ///   iOS's sheet), when the `nearby` tool is installed.
+    public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool, nearbyDevices: [String] = []) -> [Activity] {
+        var result: [Activity] = []
+        if !nearbyDevices.isEmpty, Environment.findExecutable("nearby") != nil {
+            for device in nearbyDevices {
+                result.append(Activity(activityType: nearbyType(device), name: "Send to \(device) (nearby)", kind: .sendToNearbyDevice(device),
+                                       reason: "a paired device; nearby is installed"))
+            }
+        }
+        result.append(Activity(activityType: copyToFolderType, name: "Copy to Folder", kind: .copyToFolder,
+                               reason: "always available; asks for the folder (openin --destination names it)"))
         if senderIsRegistered {
             result.append(Activity(activityType: saveToSenderType, name: "Save to \(sender)", kind: .saveToSender(sender),
                                    reason: "the sender \(sender) is a registered app"))

@@ -18,6 +18,8 @@ public struct ActivityPerformer {
         case copiedToClipboard(document: String, mimeType: String, servedBy: ClipboardServer)
         /// Delivered to the app that declares the share extension.
         case delivered(document: String, app: AppBundle, result: Delivery.Result)
+        /// Sent to a paired nearby device (which delivered them).
+        case sentToNearbyDevice(documents: [String], device: String)
     }
 
     /// What keeps a copy on the desktop clipboard after the copying program exits.
@@ -112,6 +114,17 @@ public struct ActivityPerformer {
             case .exited(let status): throw .activityFailed(activity: activity.activityType, reason: "\(program) exited with status \(status)")
             case .timedOut: throw .activityFailed(activity: activity.activityType, reason: "\(program) did not take the data within \(Int(Self.clipboardTimeout)) s (is the display answering?)")
             }
+        case .sendToNearbyDevice(let device):
+            // The tool, not the library: Nearby sits above the chooser (it delivers through it),
+            // and a sender's progress line and exit status are the tool's.
+            let command = ["nearby", "send", "--root", delivery.root.path, "--to", device, "--from", delivery.sourceApplication]
+                + documents.map(\.path)
+            let finished: Spawn.Finished
+            do { finished = try Spawn.run(command) } catch { throw .system(error) }
+            guard finished.status == 0 else {
+                throw .activityFailed(activity: activity.activityType, reason: "nearby send exited with status \(finished.status)")
+            }
+            return [.sentToNearbyDevice(documents: documents.map(\.path), device: device)]
         case .shareExtension(let bundleIdentifier):
             guard let app = registry.flatMap({ AppBundle.registered(bundleIdentifier, in: $0) })
                     ?? AppBundle.all(on: delivery.root).apps.first(where: { $0.bundleIdentifier == bundleIdentifier }) else {

@@ -79,14 +79,15 @@ public struct Chooser: Sendable {
     ///   - senderIsRegistered: whether the sender is a registered app, when the caller knows it
     ///     (the chooser may have been given only the apps that matter); else looked up in `bundles`.
     public func sheet(for paths: [String], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true,
-                      senderIsRegistered: Bool? = nil) -> Sheet {
+                      senderIsRegistered: Bool? = nil, nearbyDevices: [String] = []) -> Sheet {
         sheet(for: Sheet.Document.typed(paths, registry: registry), exclude: exclude, sourceApplication: sourceApplication, refusals: wantRefusals,
-                     senderIsRegistered: senderIsRegistered)
+                     senderIsRegistered: senderIsRegistered, nearbyDevices: nearbyDevices)
     }
 
     /// The sheet for documents whose types are already decided (``DocumentChooser`` types each once).
+    /// - Parameter nearbyDevices: the paired devices offered as rows (``Activity/builtIns(documentCount:sender:senderIsRegistered:nearbyDevices:)``).
     public func sheet(for documents: [Sheet.Document], exclude: Set<String> = [], sourceApplication: String, refusals wantRefusals: Bool = true,
-                      senderIsRegistered: Bool? = nil) -> Sheet {
+                      senderIsRegistered: Bool? = nil, nearbyDevices: [String] = []) -> Sheet {
         let ranking = HandlerRanking(registry: registry)
         var perDocument: [[String: HandlerCandidate]] = []
         var order: [String] = []
@@ -112,7 +113,8 @@ public struct Chooser: Sendable {
                                                                             sourceApplication: sourceApplication)))
         }
         var activities = Activity.builtIns(documentCount: documents.count, sender: sourceApplication,
-                                           senderIsRegistered: senderIsRegistered ?? (byIdentifier[sourceApplication] != nil))
+                                           senderIsRegistered: senderIsRegistered ?? (byIdentifier[sourceApplication] != nil),
+                                           nearbyDevices: nearbyDevices)
         for app in bundles {
             for share in app.shareExtensions {
                 let verdict = share.accepts(documents.map(\.type), in: registry)

@@ -1,5 +1,6 @@
 import AppRegistry
 import DesktopEntries
+import NearbyDevices
 import SystemCalls
 import UniformTypes
 
@@ -98,10 +99,19 @@ public struct DocumentChooser: Sendable {
         let sender = configuration.sourceApplication
         var sheet = chooser.sheet(for: documents, exclude: configuration.exclude, sourceApplication: configuration.offersSender ? "" : sender,
                                   refusals: configuration.apps != .relevant,
-                                  senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry))
+                                  senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry),
+                                  nearbyDevices: Self.pairedDeviceNames(on: root))
         if let desktop { desktop.linux.arrange(&sheet, selection: desktop.selection) }
         return Choices(sheet: sheet, desktop: desktop, unreadableApps: unreadable, root: root, exclude: configuration.exclude,
                        shareExtensionTypes: chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) })
+    }
+
+    /// The names of the devices paired with `root`'s (none when it has not paired, or its list
+    /// cannot be read: the sheet still opens; `nearby list` says what is wrong).
+    static func pairedDeviceNames(on root: DeviceRoot) -> [String] {
+        let folder = NearbyFolder(root: root)
+        guard FileSystem.exists(folder.paired) else { return [] }
+        return ((try? PairedDevices.load(from: folder))?.devices ?? []).map(\.name)
     }
 
     /// The app `identifier` (a registered bundle identifier, or a desktop-file ID), when it can

@@ -48,7 +48,12 @@ public struct NearbySender: Sendable {
                 var frames = inbound.makeAsyncIterator()
                 let ask = SessionMessage.ask(senderName: deviceName, senderApp: senderApp, targetApp: targetApp, transfer: transfer,
                                              items: items.map(\.offer))
-                try await outbound.write(ask.frame)
+                do { try await outbound.write(ask.frame) } catch {
+                    // A handshake that failed closes the channel, maybe before the ask went out;
+                    // its reason (a refused certificate) waits on the inbound side.
+                    _ = try await frames.next()
+                    throw error
+                }
                 // The handshake is over once anything comes back; a pin mismatch fails it.
                 guard let reply = try await frames.next() else { throw NearbyError.connection("\(target.address) closed the connection") }
                 guard let peer = check.fingerprint else { throw NearbyError.connection("no certificate from \(target.address)") }

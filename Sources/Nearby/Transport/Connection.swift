@@ -1,6 +1,9 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The two ends of a nearby connection as async channels of ``Frame``s: mutual TLS 1.3
 /// (``TLSSetup``) judged by a ``PeerCheck``, closed after `idle` seconds of silence.
@@ -48,7 +51,20 @@ enum Connection {
                         return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
                     }
                 }
-        } catch { throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(error)") }
+        } catch { throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(describe(error))") }
+    }
+
+    /// What went wrong in words: the system's reason for a failed connect (NIO's error value
+    /// lists every address tried, with its internals).
+    static func describe(_ error: any Error) -> String {
+        if let failed = error as? NIOConnectionError, let first = failed.connectionErrors.first {
+            return describe(first.error)
+        }
+        if let io = error as? IOError {
+            return String(cString: strerror(io.errnoCode)).lowercased()
+        }
+        if error is ChannelError, case ChannelError.connectTimeout = error { return "no answer (timed out)" }
+        return "\(error)"
     }
 }
 

@@ -28,7 +28,7 @@ public struct NearbyFolder: Sendable, Hashable {
     public init(root: DeviceRoot) { self.root = root }
 
     /// Creates the folder (0700) and the spool if missing.
-    func create() throws(NearbyError) {
+    public func create() throws(NearbyError) {
         do {
             try FileSystem.makeDirectories(path, permissions: 0o700)
             try FileSystem.makeDirectories(spool, permissions: 0o700)

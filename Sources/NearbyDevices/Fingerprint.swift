@@ -1,13 +1,8 @@
-import Crypto
-
 /// The SHA-256 of a device's certificate (its DER bytes): what pairing pins, what the transport
 /// checks before any request, and what `nearby identity` shows.
 public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     /// The 32 bytes of the digest.
     public let bytes: [UInt8]
-
-    /// The fingerprint of a certificate given as DER.
-    public init(certificate der: [UInt8]) { bytes = Array(SHA256.hash(data: der)) }
 
     /// A fingerprint from its 32 bytes; `nil` for any other length.
     public init?(bytes: [UInt8]) {
@@ -38,8 +33,8 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         }.joined(separator: " ")
     }
 
-    /// Lowercase hex of any bytes.
-    static func hex(_ bytes: [UInt8]) -> String {
+    /// Lowercase hex of any bytes (also names spool folders and transfers).
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

@@ -1,0 +1,41 @@
+import Foundation
+@testable import Nearby
+import TestHelpers
+import Testing
+
+/// A paired device is a row of `openin`'s sheet, first among the activities (AirDrop's place in
+/// iOS's sheet), and choosing it sends the document there with `nearby send`.
+@Suite(.serialized) struct OpeninNearbyRowTests {
+    static func openin(_ arguments: [String]) async throws -> TestSupport.Run {
+        try await TestSupport.runOffPool(TestSupport.productsDirectory.appendingPathComponent("openin").path, arguments,
+                            environment: ["PATH": TestSupport.productsDirectory.path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
+    }
+
+    @Test func aPairedDeviceIsTheFirstActivityAndChoosingItDeliversThere() async throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device()
+        try b.pair(with: a, as: "a")
+        let notes = TransferTests.sample("notes.txt")
+        try await TransferTests.withReceiver(b) { port, _ in
+            var paired = try PairedDevices.load(from: a.folder)
+            paired.pin(PairedDevice(name: "desk", fingerprint: b.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:\(port)"))
+            try paired.save(to: a.folder)
+            let listed = try await Self.openin(["--root", a.root.path, notes, "--list", "--json"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let sheet = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])
+            let activities = try #require(sheet["activities"] as? [[String: Any]])
+            #expect(activities.first?["activityType"] as? String == "nearby:desk", "\(activities)")
+            let sent = try await Self.openin(["--root", a.root.path, notes, "--activity", "nearby:desk", "--from", "com.example.mail"])
+            #expect(sent.status == 0, "\(sent.out)\(sent.stderr)")
+            #expect(sent.out.contains("sent 1 document to desk (nearby)"))
+        }
+        // Delivered on the other device into the app that opens it, naming the sending app.
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/notes.txt") == FileManager.default.contents(atPath: notes))
+    }
+
+    @Test func withoutPairedDevicesThereIsNoNearbyRow() async throws {
+        let a = try TransferTests.Device()
+        let listed = try await Self.openin(["--root", a.root.path, TransferTests.sample("notes.txt"), "--list"])
+        #expect(listed.status == 0)
+        #expect(!listed.out.contains("nearby:"))
+    }
+}
