@@ -191,6 +191,7 @@ let libraryTargets: [Target] = [
         .target(
             name: "Nearby",
             dependencies: ["NearbyDevices", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE",
+                           .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),

@@ -11,12 +11,14 @@ import Testing
     static func showing(_ b: TransferTests.Device, code: PairingCode,
                         _ body: @escaping @Sendable (Int) async throws -> Void) async throws -> Result<PairedDevice, any Error> {
         let port = Mutex<Int?>(nil)
-        let shown = Task {
+        // Both sides on a thread of their own (ThreadExecutor says why).
+        let shown = Task(executorPreference: ThreadExecutor.shared) {
             try await Pairing.showCode(Pairing.Side(root: b.root, name: "bee", receivePort: 53_400), code: code, host: "127.0.0.1", port: 0,
                                        timeout: 20) { p in port.withLock { $0 = p } }
         }
         #expect(await eventually(10) { port.withLock { $0 } != nil })
-        try await body(try #require(port.withLock { $0 }))
+        let listening = try #require(port.withLock { $0 })
+        try await withTaskExecutorPreference(ThreadExecutor.shared) { try await body(listening) }
         return await shown.result
     }
 

@@ -55,10 +55,13 @@ import Testing
         configuration.autoAccept = autoAccept
         configuration.launchApps = false
         let events = Events()
-        let receiver = try await NearbyReceiver(configuration, prompt: prompt) { events.add($0) }
-        let task = Task { try await receiver.run() }
-        defer { task.cancel() }
-        return try await body(receiver.port, events)
+        // Receiver and body on a thread of their own (ThreadExecutor says why).
+        return try await withTaskExecutorPreference(ThreadExecutor.shared) {
+            let receiver = try await NearbyReceiver(configuration, prompt: prompt) { events.add($0) }
+            let task = Task(executorPreference: ThreadExecutor.shared) { try await receiver.run() }
+            defer { task.cancel() }
+            return try await body(receiver.port, events)
+        }
     }
 
     static func sample(_ name: String) -> String { TestSupport.packageRoot.appendingPathComponent("Samples/Documents/\(name)").path }

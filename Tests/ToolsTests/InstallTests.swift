@@ -122,7 +122,7 @@ import Testing
         // Every unit the project ships (Support/systemd), so a new one cannot go unchecked.
         let units = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot.path + "/Support/systemd")
             .filter { $0.hasSuffix(".service.in") }.map { String($0.dropLast(3)) }.sorted()
-        #expect(units == ["inboxd.service", "openin-watch.service", "pasteboardd.service"])
+        #expect(units == ["inboxd.service", "nearby.service", "openin-watch.service", "pasteboardd.service"])
         for name in units {
             let verify = try TestSupport.run("/usr/bin/systemd-analyze", ["verify", prefix.path + "/share/systemd/user/" + name],
                                              environment: ["MANPATH": prefix.path + "/share/man:"])

@@ -7,7 +7,7 @@ import Testing
 /// After a deliberate change: `DI_UPDATE_SNAPSHOTS=1 swift test --filter ToolSnapshotTests`
 /// rewrites them (and the run records that it did, so it never passes silently).
 @Suite struct ToolSnapshotTests {
-    static let tools = ["plutil", "uti", "openin", "inboxd", "openurl", "defaults", "notifyutil", "pbcopy", "pbpaste", "pasteboardd"]
+    static let tools = ["plutil", "uti", "openin", "inboxd", "openurl", "defaults", "notifyutil", "pbcopy", "pbpaste", "pasteboardd", "nearby"]
     static let outputs: [(suffix: String, arguments: [String])] = [
         ("help", ["--help"]), ("1", ["--generate-man"]),
         ("bash", ["--generate-completion", "bash"]), ("zsh", ["--generate-completion", "zsh"]), ("fish", ["--generate-completion", "fish"]),

@@ -1,9 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// The two ends of a nearby connection as async channels of ``Frame``s: mutual TLS 1.3
 /// (``TLSSetup``) judged by a ``PeerCheck``, closed after `idle` seconds of silence.
@@ -61,7 +59,7 @@ enum Connection {
             return describe(first.error)
         }
         if let io = error as? IOError {
-            return String(cString: strerror(io.errnoCode)).lowercased()
+            return Errno(rawValue: io.errnoCode).description.lowercased()
         }
         if error is ChannelError, case ChannelError.connectTimeout = error { return "no answer (timed out)" }
         return "\(error)"

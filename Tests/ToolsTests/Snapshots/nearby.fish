@@ -1,0 +1,48 @@
+# fish completion for nearby, generated from its declaration (nearby --generate-completion fish)
+complete -c nearby -f -n '__fish_use_subcommand' -a identity -d 'this device\'s certificate fingerprint (made on first use)'
+complete -c nearby -f -n '__fish_use_subcommand' -a list -d 'the paired devices: name, fingerprint, last address'
+complete -c nearby -f -n '__fish_use_subcommand' -a status -d 'the identity, the paired devices and the spool'
+complete -c nearby -f -n '__fish_use_subcommand' -a send -d 'send files to a paired device (or an address), into an app there'
+complete -c nearby -f -n '__fish_use_subcommand' -a receive -d 'receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
+complete -c nearby -f -n '__fish_use_subcommand' -a pair -d 'pair with a device: --show-code waits for one, --code CODE pairs with the one showing it'
+complete -c nearby -f -n '__fish_use_subcommand' -a unpair -d 'forget a paired device (its certificate is refused from then on)'
+complete -c nearby -l root -r -x -a '(__fish_complete_directories)' -d 'the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)'
+complete -c nearby -l help -s h -d 'show this help (also: help [VERB])'
+complete -c nearby -l version -d 'print the version'
+complete -c nearby -n '__fish_seen_subcommand_from identity' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from identity' -l rotate -d 'make a new key and certificate (paired devices must pair again)'
+complete -c nearby -n '__fish_seen_subcommand_from list' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from status' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -d 'a paired device\'s name (reached at its last address) or an address'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l app -x -a '(___nearby_apps)' -d 'the app on the other device that should get the files'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l from -x -a '(___nearby_apps)' -d 'the sending app named in the open request (default org.document-interchange.nearby)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l fingerprint -x -d 'the certificate the receiver must present, for an unpaired device (else it must be paired)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l name -x -d 'the name this device gives itself (default: the host name)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l mode -x -a 'off paired everyone' -d 'who may send: nobody, paired devices (default), or anyone who is then asked about'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l minutes -x -d 'how long everyone-mode lasts (default 10)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l auto-accept -d 'accept every ask the mode lets in without asking (unattended machines)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l listen -x -d 'the address to listen on (default ::, every address)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l port -x -d 'the TCP port (default 53400; 0: any free port, printed)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l downloads -r -x -a '(__fish_complete_directories)' -d 'where items no app takes go (default: the XDG download folder)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l no-launch -d 'deliver without starting the receiving app\'s launch command'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l show-code -d 'print a one-time code and wait for a device to pair with it'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l code -x -d 'the code the other device shows'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l to -x -d 'where the device showing the code listens'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l port -x -d 'the TCP port (default 53400; 0: any free port, printed)'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l name -x -d 'the name this device gives itself (default: the host name)'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n 'not __fish_use_subcommand' -F
+function ___nearby_apps
+    set -l words (commandline -opc)
+    set -l root
+    set -l i (contains -i -- --root $words); and set root $words[(math $i + 1)]
+    test -n "$root"; or set root $DOCUMENT_INTERCHANGE_ROOT
+    test -n "$root"; or begin; set -q XDG_DATA_HOME; and set root $XDG_DATA_HOME/document-interchange; or set root $HOME/.local/share/document-interchange; end
+    for app in $root/Apps/*
+        test -d $app; and set app $app/Info.plist
+        plutil -extract CFBundleIdentifier raw -o - $app 2>/dev/null
+    end
+end

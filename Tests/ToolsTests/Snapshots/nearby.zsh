@@ -1,0 +1,52 @@
+#compdef nearby
+# zsh completion for nearby, generated from its declaration (nearby --generate-completion zsh)
+_nearby() {
+    local -a verbs
+    verbs=(
+        'identity:this device'\''s certificate fingerprint (made on first use)'
+        'list:the paired devices\: name, fingerprint, last address'
+        'status:the identity, the paired devices and the spool'
+        'send:send files to a paired device (or an address), into an app there'
+        'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
+        'pair:pair with a device\: --show-code waits for one, --code CODE pairs with the one showing it'
+        'unpair:forget a paired device (its certificate is refused from then on)'
+    )
+    local state
+    _arguments -s \
+    '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
+    '--json[JSON output (send and receive\: one event per line)]' \
+    '--rotate[make a new key and certificate (paired devices must pair again)]' \
+    '--to[a paired device'\''s name (reached at its last address) or an address]:DEVICE|HOST\:PORT: ' \
+    '--app[the app on the other device that should get the files]:BUNDLE-ID:_nearby_apps' \
+    '--from[the sending app named in the open request (default org.document-interchange.nearby)]:BUNDLE-ID:_nearby_apps' \
+    '--fingerprint[the certificate the receiver must present, for an unpaired device (else it must be paired)]:HEX: ' \
+    '--name[the name this device gives itself (default\: the host name)]:NAME: ' \
+    '--mode[who may send\: nobody, paired devices (default), or anyone who is then asked about]:off|paired|everyone:(off paired everyone)' \
+    '--minutes[how long everyone-mode lasts (default 10)]:N: ' \
+    '--auto-accept[accept every ask the mode lets in without asking (unattended machines)]' \
+    '--listen[the address to listen on (default \:\:, every address)]:ADDRESS: ' \
+    '--port[the TCP port (default 53400; 0\: any free port, printed)]:N: ' \
+    '--downloads[where items no app takes go (default\: the XDG download folder)]:directory:_files -/' \
+    '--no-launch[deliver without starting the receiving app'\''s launch command]' \
+    '--show-code[print a one-time code and wait for a device to pair with it]' \
+    '--code[the code the other device shows]:CODE: ' \
+    '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+    '--version[print the version]' \
+        '1: :->verb' '*:file:_files'
+    [[ $state == verb ]] && _describe -t verbs 'verb' verbs
+}
+# The bundle identifiers of the apps registered on the device root (--root, else
+# $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.
+_nearby_apps() {
+    local root="" i app
+    i=${words[(I)--root]}
+    (( i > 0 )) && root=${words[i+1]}
+    root="${root:-${DOCUMENT_INTERCHANGE_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/document-interchange}}"
+    local -a apps
+    for app in "$root"/Apps/*(N); do
+        [[ -d "$app" ]] && app="$app/Info.plist"
+        apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
+    done
+    compadd -- ${apps:#}
+}
+_nearby "$@"
