@@ -20,6 +20,10 @@ import Testing
         ("notifyutil -w", "waits for posts; NotifyutilTests run it"),
         ("openurl https://", "would start this machine's web browser, which reaches the network"),
         ("uti graph", "needs Graphviz's dot, which is optional"),
+        ("nearby pair", "waits for another device, or reaches one at an address outside this machine; NearbyLabTests pair across network namespaces"),
+        ("nearby receive", "runs until SIGTERM; NearbyLabTests run it"),
+        ("nearby send", "needs a paired device listening; TransferTests and NearbyLabTests send"),
+        ("openin Samples/Documents/notes.txt --activity nearby:", "needs a paired device listening; OpeninNearbyRowTests choose the row"),
     ]
 
     static func commands() throws -> [String] {
