@@ -13,13 +13,17 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name): \(message)" }
 }
 
-/// A value passed to or returned from a D-Bus method (only the signatures the launcher and the
-/// document portal need).
+/// A value passed to or returned from a D-Bus method (only the signatures the launcher, the
+/// document portal and the notification server need).
 public enum BusValue: Sendable, Hashable {
     /// `s`
     case string(String)
     /// `b`
     case boolean(Bool)
+    /// `y`
+    case byte(UInt8)
+    /// `i`
+    case int32(Int32)
     /// `u`
     case uint32(UInt32)
     /// `as`
@@ -30,8 +34,24 @@ public enum BusValue: Sendable, Hashable {
     case fileDescriptor(Int32)
     /// `ah`
     case fileDescriptors([Int32])
-    /// `a{sv}`, with string or byte-string values.
+    /// `a{sv}`: each value goes in a variant of its own signature.
     case dictionary([String: BusValue])
+
+    /// The value's D-Bus type signature, which a variant holding it declares.
+    var signature: String {
+        switch self {
+        case .string: "s"
+        case .boolean: "b"
+        case .byte: "y"
+        case .int32: "i"
+        case .uint32: "u"
+        case .strings: "as"
+        case .bytes: "ay"
+        case .fileDescriptor: "h"
+        case .fileDescriptors: "ah"
+        case .dictionary: "a{sv}"
+        }
+    }
 }
 
 /// A private connection to the session bus through libdbus-1, closed when released.
@@ -90,28 +110,52 @@ public final class SessionBus: @unchecked Sendable {
     /// - Returns: the reply's arguments.
     public func call(destination: String, path: String, interface: String, method: String, arguments: [BusValue],
                      timeout: Int32 = 25_000) throws(BusError) -> [BusValue] {
-        guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
-            throw BusError(name: "org.document-interchange.InvalidCall", message: "cannot call \(interface).\(method) on \(destination) \(path)")
-        }
+        let message = try Self.methodCall(destination: destination, path: path, interface: interface, method: method, arguments: arguments)
         defer { dbus_message_unref(message) }
-        var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(message, &iterator)
-        for argument in arguments { Self.append(argument, to: &iterator) }
         var error = DBusError()
         dbus_error_init(&error)
         guard let reply = dbus_connection_send_with_reply_and_block(connection, message, timeout, &error) else { throw Self.take(&error) }
         defer { dbus_message_unref(reply) }
+        return Self.arguments(of: reply)
+    }
+
+    /// Sends a call without waiting for a reply, and flushes it to the bus: for clean-up calls
+    /// (closing a notification, removing a match rule) that must not hold a caller past its
+    /// deadline, and whose failure changes nothing for it.
+    func send(destination: String, path: String, interface: String, method: String, arguments: [BusValue]) {
+        guard let message = try? Self.methodCall(destination: destination, path: path, interface: interface, method: method, arguments: arguments) else { return }
+        defer { dbus_message_unref(message) }
+        dbus_message_set_no_reply(message, 1)
+        _ = dbus_connection_send(connection, message, nil)
+        dbus_connection_flush(connection)
+    }
+
+    /// A method call message with `arguments` appended (the caller releases it).
+    static func methodCall(destination: String, path: String, interface: String, method: String,
+                           arguments: [BusValue]) throws(BusError) -> OpaquePointer {
+        guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
+            throw BusError(name: "org.document-interchange.InvalidCall", message: "cannot call \(interface).\(method) on \(destination) \(path)")
+        }
+        var iterator = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iterator)
+        for argument in arguments { append(argument, to: &iterator) }
+        return message
+    }
+
+    /// The arguments of `message` (those of a signature BusValue has).
+    static func arguments(of message: OpaquePointer) -> [BusValue] {
         var values: [BusValue] = []
         var read = DBusMessageIter()
-        if dbus_message_iter_init(reply, &read) != 0 {
+        if dbus_message_iter_init(message, &read) != 0 {
             repeat {
-                if let value = Self.value(from: &read) { values.append(value) }
+                if let value = value(from: &read) { values.append(value) }
             } while dbus_message_iter_next(&read) != 0
         }
         return values
     }
 
     static let typeString = Int32(UInt8(ascii: "s")), typeBoolean = Int32(UInt8(ascii: "b")), typeUInt32 = Int32(UInt8(ascii: "u"))
+    static let typeInt32 = Int32(UInt8(ascii: "i"))
     static let typeArray = Int32(UInt8(ascii: "a")), typeByte = Int32(UInt8(ascii: "y")), typeDescriptor = Int32(UInt8(ascii: "h"))
     static let typeVariant = Int32(UInt8(ascii: "v")), typeDictEntry = Int32(UInt8(ascii: "e"))
 
@@ -129,6 +173,12 @@ public final class SessionBus: @unchecked Sendable {
         case .boolean(let b):
             var v: dbus_bool_t = b ? 1 : 0
             _ = dbus_message_iter_append_basic(&iterator, typeBoolean, &v)
+        case .byte(let byte):
+            var v = byte
+            _ = dbus_message_iter_append_basic(&iterator, typeByte, &v)
+        case .int32(let i):
+            var v = i
+            _ = dbus_message_iter_append_basic(&iterator, typeInt32, &v)
         case .uint32(let u):
             var v = u
             _ = dbus_message_iter_append_basic(&iterator, typeUInt32, &v)
@@ -164,16 +214,9 @@ public final class SessionBus: @unchecked Sendable {
                 _ = dbus_message_iter_open_container(&sub, typeDictEntry, nil, &entry)
                 appendString(key, to: &entry)
                 var variant = DBusMessageIter()
-                let signature: String = switch entries[key]! {
-                case .string: "s"
-                case .boolean: "b"
-                case .uint32: "u"
-                case .strings: "as"
-                case .bytes: "ay"
-                default: "s"
-                }
-                _ = dbus_message_iter_open_container(&entry, typeVariant, signature, &variant)
-                append(entries[key]!, to: &variant)
+                let value = entries[key]!
+                _ = dbus_message_iter_open_container(&entry, typeVariant, value.signature, &variant)
+                append(value, to: &variant)
                 _ = dbus_message_iter_close_container(&entry, &variant)
                 _ = dbus_message_iter_close_container(&sub, &entry)
             }
@@ -191,6 +234,14 @@ public final class SessionBus: @unchecked Sendable {
             var v: dbus_bool_t = 0
             dbus_message_iter_get_basic(&iterator, &v)
             return .boolean(v != 0)
+        case typeByte:
+            var v: UInt8 = 0
+            dbus_message_iter_get_basic(&iterator, &v)
+            return .byte(v)
+        case typeInt32:
+            var v: Int32 = 0
+            dbus_message_iter_get_basic(&iterator, &v)
+            return .int32(v)
         case typeUInt32:
             var v: UInt32 = 0
             dbus_message_iter_get_basic(&iterator, &v)
