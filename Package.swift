@@ -200,6 +200,10 @@ let libraryTargets: [Target] = [
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
+        // DNS-SD over Multicast DNS (RFC 6762, RFC 6763): the message codec, sockets on 5353 beside
+        // any other responder, a responder and a browser, each on a thread of its own. For the
+        // nearby tool's `_di-nearby._tcp`; no dependency but the system-call layer.
+        .target(name: "MulticastDNS", dependencies: ["SystemCalls"]),
         // Apart from ToolSupport: swift-log brings Swift's concurrency runtime and libdispatch, whose
         // static constructors every query tool would otherwise run (see the module's overview).
         .target(
@@ -390,6 +394,12 @@ let supportTargets: [Target] = [
             dependencies: ["InterchangeKit"],
             path: "Tests/SeedAppB"
         ),
+        // Publishes, browses or starts and stops Multicast DNS in a lab host, for MulticastDNSTests.
+        .executableTarget(
+            name: "mdns-probe",
+            dependencies: ["MulticastDNS", "SystemCalls"],
+            path: "Tests/MulticastDNSProbe"
+        ),
         .executableTarget(
             name: "coordination-probe",
             dependencies: ["Notifications", "FileCoordination", "Wormhole", "KeyedArchives", "SystemCalls"],
@@ -507,6 +517,14 @@ let testTargets: [Target] = [
             dependencies: ["Nearby", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Fixtures"]
+        ),
+        // The DNS message codec (captures of python-zeroconf and avahi in Fixtures, hostile
+        // packets), the responder's and browser's logic, and interop with python-zeroconf and
+        // avahi-daemon in network namespaces (Fixtures/mdns-lab.sh).
+        .testTarget(
+            name: "MulticastDNSTests",
+            dependencies: ["MulticastDNS", "SystemCalls", "TestHelpers"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -12,6 +12,7 @@
 #include <sys/xattr.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #ifndef RENAME_NOREPLACE
@@ -83,5 +84,23 @@ long di_recv_with_credentials(int fd, void *buffer, unsigned long length, unsign
 
 /// Sets SO_PASSCRED on a Unix socket: each datagram received carries its sender's credentials.
 int di_pass_credentials(int fd);
+/// Socket options glibc defines only under _GNU_SOURCE or newer headers (Linux values):
+/// IP_MULTICAST_ALL (Linux 2.6.31), IPV6_RECVPKTINFO (RFC 3542) and IPV6_MULTICAST_ALL (Linux 4.20).
+static const int di_ip_multicast_all = 49;
+static const int di_ipv6_recvpktinfo = 49;
+static const int di_ipv6_multicast_all = 29;
+
+/// Receives one datagram on a UDP socket that has IP_PKTINFO or IPV6_RECVPKTINFO set: returns its
+/// length (or -1 with errno); the sender's address goes to `from` (`*from_length` bytes), the index
+/// of the interface it came in on to `*interface` (0 when the kernel attached none), and
+/// `*truncated` is 1 when the datagram was longer than `length` (the rest is lost).
+long di_recv_with_interface(int fd, void *buffer, unsigned long length, struct sockaddr_storage *from,
+                            unsigned int *from_length, unsigned int *interface, int *truncated);
+
+/// Sends one datagram to `to` out of the interface `interface` (IP_PKTINFO or IPV6_PKTINFO by the
+/// address family, which also wins over IP_MULTICAST_IF for a multicast group; 0 leaves the
+/// choice to the routing table): the bytes sent, or -1 with errno.
+long di_send_on_interface(int fd, const void *buffer, unsigned long length, const struct sockaddr *to,
+                          unsigned int to_length, unsigned int interface);
 #include "SharedMemoryShims.h"
 #endif
