@@ -160,7 +160,10 @@ struct NearbyTool: Sendable {
         if let host = command[.listen] { configuration.host = host }
         configuration.port = command[.port].flatMap(Int.init) ?? defaultPort
         let json = self.json
-        let prompt: (@Sendable (IncomingAsk) async -> Bool)? = CurrentProcess.isTerminal(0) && !json ? TerminalPrompt.ask : nil
+        // Who is asked about an unpaired sender: the person at this terminal, else the desktop
+        // user through a notification, else nobody (declined).
+        let prompt: (@Sendable (IncomingAsk) async -> Bool)? = CurrentProcess.isTerminal(0) && !json ? TerminalPrompt.ask
+            : DesktopPrompt.isAvailable ? DesktopPrompt.prompt(timeout: configuration.askTimeout) : nil
         let settings = configuration
         return AsyncBridge.run {
             do {

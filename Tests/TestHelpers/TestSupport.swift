@@ -49,7 +49,7 @@ public enum TestSupport {
         return names.filter { $0.hasSuffix(".plist") }.sorted().map { infoPlistCorpus.appendingPathComponent($0) }
     }
 
-    public struct Run {
+    public struct Run: Sendable {
         public var status: Int32
         public var stdout: Data
         public var stderr: String
