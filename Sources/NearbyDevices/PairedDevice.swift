@@ -7,14 +7,18 @@ public struct PairedDevice: Sendable, Hashable {
     public var fingerprint: Fingerprint
     /// When it was paired (seconds since 1970).
     public var pairedAt: Double
-    /// Where it was last reached (`HOST:PORT`), tried first next time.
+    /// Where it was last reached (`HOST:PORT`), tried when discovery does not find it.
     public var lastAddress: String?
+    /// The key both devices kept from pairing (SPAKE2's shared key): the tags that let only these
+    /// two recognise each other in discovery (`DiscoveryTag`). `nil` for a device pinned otherwise.
+    public var discoveryKey: [UInt8]?
 
     /// A paired device.
-    public init(name: String, fingerprint: Fingerprint, pairedAt: Double, lastAddress: String? = nil) {
+    public init(name: String, fingerprint: Fingerprint, pairedAt: Double, lastAddress: String? = nil, discoveryKey: [UInt8]? = nil) {
         self.name = name
         self.fingerprint = fingerprint
         self.pairedAt = pairedAt
         self.lastAddress = lastAddress
+        self.discoveryKey = discoveryKey
     }
 }

@@ -30,7 +30,9 @@ public struct PairedDevices: Sendable {
             if case .real(let t)? = d["PairedAt"] { time = t }
             var address: String?
             if case .string(let a)? = d["LastAddress"] { address = a }
-            result.devices.append(PairedDevice(name: name, fingerprint: fingerprint, pairedAt: time, lastAddress: address))
+            var key: [UInt8]?
+            if case .data(let k)? = d["DiscoveryKey"] { key = k }
+            result.devices.append(PairedDevice(name: name, fingerprint: fingerprint, pairedAt: time, lastAddress: address, discoveryKey: key))
         }
         return result
     }
@@ -42,6 +44,7 @@ public struct PairedDevices: Sendable {
             var d: [String: PropertyList] = ["Name": .string(device.name), "Fingerprint": .data(device.fingerprint.bytes),
                                              "PairedAt": .real(device.pairedAt)]
             if let address = device.lastAddress { d["LastAddress"] = .string(address) }
+            if let key = device.discoveryKey { d["DiscoveryKey"] = .data(key) }
             return .dictionary(.init(uniqueKeysWithValues: d.sorted { $0.key < $1.key }))
         }
         let bytes: [UInt8]

@@ -20,6 +20,8 @@ enum NearbyOption: String, OptionName {
     case rotate = "--rotate"
     case showCode = "--show-code"
     case code = "--code"
+    case noDiscovery = "--no-discovery"
+    case interface = "--interface"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.

@@ -9,6 +9,9 @@ let nearbySpec: ToolSpec = {
     let json = OptionSpec("--json", help: "JSON output (send and receive: one event per line)")
     let name = OptionSpec("--name", value: .text("NAME"), help: "the name this device gives itself (default: the host name)")
     let port = OptionSpec("--port", value: .integer(0...65535), help: "the TCP port (default \(defaultPort); 0: any free port, printed)")
+    let interface = OptionSpec("--interface", value: .text("IFACE"), repeatable: true,
+                               help: "announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable")
+    let noDiscovery = OptionSpec("--no-discovery", help: "neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)")
     return ToolSpec(
         name: "nearby",
         summary: "sends documents into apps on nearby devices, and receives them (AirDrop's channel over the local network)",
@@ -21,14 +24,14 @@ let nearbySpec: ToolSpec = {
             VerbSpec("identity", summary: "this device's certificate fingerprint (made on first use)", options: [
                 json, OptionSpec("--rotate", help: "make a new key and certificate (paired devices must pair again)"),
             ], operandCount: 0...0),
-            VerbSpec("list", summary: "the paired devices: name, fingerprint, last address", options: [json], operandCount: 0...0),
+            VerbSpec("list", summary: "the paired devices, and which are in reach (DNS-SD, 1.5 s); everyone-mode devices in reach", options: [json, interface, noDiscovery], operandCount: 0...0),
             VerbSpec("status", summary: "the identity, the paired devices and the spool", options: [json], operandCount: 0...0),
             VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there", options: [
                 OptionSpec("--to", value: .text("DEVICE|HOST:PORT"), help: "a paired device's name (reached at its last address) or an address"),
                 OptionSpec("--app", value: .bundleIdentifier, help: "the app on the other device that should get the files"),
                 OptionSpec("--from", value: .bundleIdentifier, help: "the sending app named in the open request (default org.document-interchange.nearby)"),
                 OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the receiver must present, for an unpaired device (else it must be paired)"),
-                name, json,
+                name, json, interface, noDiscovery,
             ], operandCount: 1...1000),
             VerbSpec("receive", summary: "receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out", options: [
                 OptionSpec("--mode", value: .choice(["off", "paired", "everyone"]), help: "who may send: nobody, paired devices (default), or anyone who is then asked about"),
@@ -38,7 +41,7 @@ let nearbySpec: ToolSpec = {
                 port,
                 OptionSpec("--downloads", value: .directory, help: "where items no app takes go (default: the XDG download folder)"),
                 OptionSpec("--no-launch", help: "deliver without starting the receiving app's launch command"),
-                json,
+                name, json, interface, noDiscovery,
             ], operandCount: 0...0),
             VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: --show-code waits for one, --code CODE pairs with the one showing it", options: [
                 OptionSpec("--show-code", help: "print a one-time code and wait for a device to pair with it"),

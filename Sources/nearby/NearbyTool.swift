@@ -46,15 +46,35 @@ struct NearbyTool: Sendable {
 
     func list() throws -> Int32 {
         let paired = try PairedDevices.load(from: folder)
+        let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces)
+        let strangers = found.filter { $0.paired == nil }
         if json {
-            print(json: .array(paired.devices.map(Self.value)))
+            var rows = paired.devices.map { device -> PropertyList in
+                guard case .dictionary(var d) = Self.value(device) else { return Self.value(device) }
+                if let seen = found.first(where: { $0.paired?.fingerprint == device.fingerprint }) {
+                    d["inReach"] = .string(SendTarget(host: seen.host, port: seen.port, expected: nil).address)
+                }
+                return .dictionary(d)
+            }
+            rows += strangers.map { .dictionary(["name": .string($0.name ?? ""), "fingerprint": .string($0.fingerprint?.hex ?? ""),
+                                                  "paired": .bool(false), "inReach": .string(SendTarget(host: $0.host, port: $0.port, expected: nil).address)]) }
+            print(json: .array(rows))
         } else {
             for device in paired.devices {
-                Output.line("\(device.name)\tpaired\t\(device.fingerprint.hex.prefix(16))…" + (device.lastAddress.map { "\t\($0)" } ?? ""))
+                let seen = found.first { $0.paired?.fingerprint == device.fingerprint }
+                Output.line(TerminalText.escaped("\(device.name)\tpaired\t\(device.fingerprint.hex.prefix(16))…\t"
+                    + (seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address } ?? "not seen")))
+            }
+            for stranger in strangers {
+                Output.line(TerminalText.escaped("\(stranger.name ?? "?")\tnot paired (everyone)\t\(stranger.fingerprint?.hex.prefix(16) ?? "")…\t"
+                    + "in reach at " + SendTarget(host: stranger.host, port: stranger.port, expected: nil).address))
             }
         }
         return 0
     }
+
+    /// The interfaces named with --interface (`nil`: every multicast interface).
+    var interfaces: [String]? { command.all(.interface).isEmpty ? nil : command.all(.interface) }
 
     func status() throws -> Int32 {
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
@@ -133,8 +153,15 @@ struct NearbyTool: Sendable {
         }
         let paired = try PairedDevices.load(from: folder)
         if let device = paired.device(named: to) {
+            // Where it announces itself now (its tag, DNS-SD), else where it was last reached.
+            if !command.flag(.noDiscovery), let found = try DeviceFinder.find(device, interfaces: interfaces) {
+                var updated = paired
+                updated.noteAddress(SendTarget(host: found.host, port: found.port, expected: nil).address, for: device.fingerprint)
+                try? updated.save(to: folder)
+                return SendTarget(host: found.host, port: found.port, expected: device.fingerprint, name: device.name)
+            }
             guard let address = device.lastAddress else {
-                throw NearbyError.connection("no address is known for \(to) yet: give --to HOST:PORT")
+                throw NearbyError.connection("\(to) is not in reach and no address is known for it: give --to HOST:PORT")
             }
             let (host, port) = try SendTarget.parseAddress(address)
             return SendTarget(host: host, port: port, expected: device.fingerprint, name: device.name)
@@ -159,6 +186,9 @@ struct NearbyTool: Sendable {
         }
         if let host = command[.listen] { configuration.host = host }
         configuration.port = command[.port].flatMap(Int.init) ?? defaultPort
+        configuration.announces = !command.flag(.noDiscovery)
+        configuration.interfaces = interfaces
+        configuration.deviceName = deviceName
         let json = self.json
         // Who is asked about an unpaired sender: the person at this terminal, else the desktop
         // user through a notification, else nobody (declined).

@@ -30,6 +30,10 @@ import Testing
         }
         #expect(facts["pair_status"] == 0 && facts["show_status"] == 0, "\(run.out)")
         #expect(facts["send_status"] == 0)
+        // Discovery: the paired host finds the receiver's port by its tag; the stranger, nothing.
+        let lines = run.out.split(whereSeparator: \.isNewline).map(String.init)
+        #expect(lines.contains("h1_sees_h2_at=10.215.0.2:53500"), "\(run.out)")
+        #expect(lines.contains("h3_sees=[]"), "\(run.out)")
         #expect(facts["stranger_status"] == 1, "a stranger is declined, exit 1")
         #expect(facts["interrupted_send_status"] == 2, "the send whose receiver died fails")
         #expect(facts["resumed_send_status"] == 0)

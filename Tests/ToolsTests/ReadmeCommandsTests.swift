@@ -22,6 +22,7 @@ import Testing
         ("uti graph", "needs Graphviz's dot, which is optional"),
         ("nearby pair", "waits for another device, or reaches one at an address outside this machine; NearbyLabTests pair across network namespaces"),
         ("nearby receive", "runs until SIGTERM; NearbyLabTests run it"),
+        ("nearby list", "looks for devices on this machine's network (mDNS); NearbyLabTests run it in network namespaces"),
         ("nearby send", "needs a paired device listening; TransferTests and NearbyLabTests send"),
         ("openin Samples/Documents/notes.txt --activity nearby:", "needs a paired device listening; OpeninNearbyRowTests choose the row"),
     ]

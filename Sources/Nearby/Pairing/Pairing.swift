@@ -80,7 +80,7 @@ public enum Pairing {
                 throw NearbyError.pairing("the other device did not know the code (\(error)); the code is spent")
             }
             let device = try pin(name: name, fingerprint: peer, address: address.map { SendTarget(host: $0, port: receivePort, expected: nil).address },
-                                 in: side.root)
+                                 key: keys.sharedKey, in: side.root)
             try await outbound.write(PairingMessage.done(paired: true, confirmation: keys.confirmation, reason: nil).frame)
             return device
         }
@@ -94,7 +94,19 @@ public enum Pairing {
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
         let check = PeerCheck { _ in true }
         let connection = try await Connection.connect(host: host, port: port, identity: identity, check: check, timeout: timeout, idle: 60)
-        return try await connection.executeThenClose { inbound, outbound in
+        do {
+            return try await exchange(connection, check: check, side: side, identity: identity, code: code, host: host, name: name)
+        } catch let error as NearbyError {
+            throw error
+        } catch {
+            // The connection closed under us (the device showing the code stopped, or spent it).
+            throw NearbyError.pairing("the other device ended the connection: \(Connection.describe(error))")
+        }
+    }
+
+    static func exchange(_ connection: NIOAsyncChannel<Frame, Frame>, check: PeerCheck, side: Side, identity: DeviceIdentity,
+                         code: PairingCode, host: String, name: String?) async throws -> PairedDevice {
+        try await connection.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
             try await outbound.write(PairingMessage.hello(name: side.name, receivePort: side.receivePort).frame)
             guard let first = try await frames.next() else { throw NearbyError.pairing("the other device closed the connection") }
@@ -112,12 +124,12 @@ public enum Pairing {
                 throw NearbyError.pairing("the other device's confirmation is wrong: not paired")
             }
             return try pin(name: name ?? theirName, fingerprint: peer, address: SendTarget(host: host, port: receivePort, expected: nil).address,
-                           in: side.root)
+                           key: keys.sharedKey, in: side.root)
         }
     }
 
     /// Pins `fingerprint` as `name` (made safe; a name already taken by another device gets a number).
-    static func pin(name: String, fingerprint: Fingerprint, address: String?, in root: DeviceRoot) throws(NearbyError) -> PairedDevice {
+    static func pin(name: String, fingerprint: Fingerprint, address: String?, key: [UInt8], in root: DeviceRoot) throws(NearbyError) -> PairedDevice {
         let folder = NearbyFolder(root: root)
         var paired = try PairedDevices.load(from: folder)
         var chosen = ItemName.safe(name)
@@ -126,7 +138,7 @@ public enum Pairing {
             chosen = ItemName.safe(name) + "-\(n)"
             n += 1
         }
-        let device = PairedDevice(name: chosen, fingerprint: fingerprint, pairedAt: Clock.system.now(), lastAddress: address)
+        let device = PairedDevice(name: chosen, fingerprint: fingerprint, pairedAt: Clock.system.now(), lastAddress: address, discoveryKey: key)
         paired.pin(device)
         try paired.save(to: folder)
         return device

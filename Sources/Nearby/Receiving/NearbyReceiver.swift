@@ -1,3 +1,4 @@
+import MulticastDNS
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -49,9 +50,22 @@ public final class NearbyReceiver: Sendable {
 
     /// Serves until the task is cancelled or, in everyone-mode, its minutes run out.
     public func run() async throws {
+        let responder = configuration.announces ? try announce() : nil
+        defer { responder?.stop() }
         events(.listening(port: port))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.accept() }
+            if let responder {
+                // A new instance each epoch: new random names, new tags (and the paired list as it is now).
+                group.addTask {
+                    while true {
+                        let now = Clock.system.now()
+                        let next = Double(DiscoveryTag.epoch(at: now) + 1) * DiscoveryTag.epochLength
+                        try await Task.sleep(for: .seconds(next - now + 0.01))
+                        responder.update([try self.instance()])
+                    }
+                }
+            }
             if configuration.mode == .everyone {
                 let minutes = configuration.everyoneMinutes
                 group.addTask {
@@ -64,6 +78,18 @@ public final class NearbyReceiver: Sendable {
             group.cancelAll()
             try? await server.channel.close()
         }
+    }
+
+    /// The announcement for now.
+    func instance() throws -> ServiceInstance {
+        let paired = (try? PairedDevices.load(from: NearbyFolder(root: configuration.root)).devices) ?? []
+        return try Announcement.instance(mode: configuration.mode, deviceName: configuration.deviceName, identity: identity.fingerprint,
+                                         port: port, paired: paired, now: Clock.system.now())
+    }
+
+    /// Starts announcing.
+    func announce() throws -> MulticastResponder {
+        try MulticastResponder(instances: [try instance()], interfaces: configuration.interfaces)
     }
 
     func accept() async throws {

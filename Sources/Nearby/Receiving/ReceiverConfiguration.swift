@@ -26,6 +26,13 @@ public struct ReceiverConfiguration: Sendable {
     public var idleTimeout: Double = 30
     /// Seconds an unpaired sender's ask may wait for the user.
     public var askTimeout: Double = 60
+    /// Whether the receiver announces itself over DNS-SD (``Announcement``), and the name it gives
+    /// in everyone-mode (paired mode gives none).
+    public var announces = false
+    /// The name shown in everyone-mode's announcement.
+    public var deviceName = "Linux device"
+    /// The interfaces announced on (`nil`: every multicast interface).
+    public var interfaces: [String]?
     /// Bytes of free space kept beyond what the items need.
     public var spaceMargin: Int64 = 64 << 20
 

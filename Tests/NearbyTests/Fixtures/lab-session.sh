@@ -33,20 +33,26 @@ echo "pair_status=$?"
 wait "${pids[-1]}" && echo "show_status=0" || echo "show_status=$?"
 
 start_receiver() {
-  bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode paired --json --no-launch --downloads "$WORK/B/Downloads" >> "$WORK/recv.out" 2>&1 &
+  # Not the port paired at (53400): the senders find this one by discovery (DNS-SD, the pair's tag).
+  bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode paired --port 53500 --json --no-launch --downloads "$WORK/B/Downloads" >> "$WORK/recv.out" 2>&1 &
   RECEIVER=$!; pids+=($RECEIVER)
   wait_for "$WORK/recv.out" '"listening"'
 }
 : > "$WORK/recv.out"
 start_receiver
 
+# Discovery: h1 (paired) sees h2 in reach at its port; h3 (not paired) recognises nothing.
+at h1 "$NEARBY" list --root "$WORK/A" --json > "$WORK/list-h1.out" 2>&1
+at h3 "$NEARBY" list --root "$WORK/C" --json > "$WORK/list-h3.out" 2>&1
+echo "h1_sees_h2_at=$(grep -o '"inReach":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
+echo "h3_sees=$(cat "$WORK/list-h3.out")"
 # A send into the notes app, by the paired name.
 set +e
 at h1 "$NEARBY" send "$WORK/notes.txt" --to h2 --app com.example.notes --from com.example.mail --root "$WORK/A" --json > "$WORK/send1.out" 2>&1
 echo "send_status=$?"
 # A stranger (h3 never paired) sending by address with h2's pin: refused in the handshake.
 FP=$(at h2 "$NEARBY" identity --root "$WORK/B" --json | json_field /dev/stdin fingerprint)
-at h3 "$NEARBY" send "$WORK/notes.txt" --to "$H2:53400" --fingerprint "$FP" --root "$WORK/C" --json > "$WORK/stranger.out" 2>&1
+at h3 "$NEARBY" send "$WORK/notes.txt" --to "$H2:53500" --fingerprint "$FP" --root "$WORK/C" --json > "$WORK/stranger.out" 2>&1
 echo "stranger_status=$?"
 set -e
 

@@ -4,7 +4,7 @@ _nearby() {
     local -a verbs
     verbs=(
         'identity:this device'\''s certificate fingerprint (made on first use)'
-        'list:the paired devices\: name, fingerprint, last address'
+        'list:the paired devices, and which are in reach (DNS-SD, 1.5 s); everyone-mode devices in reach'
         'status:the identity, the paired devices and the spool'
         'send:send files to a paired device (or an address), into an app there'
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
@@ -16,6 +16,8 @@ _nearby() {
     '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
     '--json[JSON output (send and receive\: one event per line)]' \
     '--rotate[make a new key and certificate (paired devices must pair again)]' \
+    '*--interface[announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable]:IFACE: ' \
+    '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
     '--to[a paired device'\''s name (reached at its last address) or an address]:DEVICE|HOST\:PORT: ' \
     '--app[the app on the other device that should get the files]:BUNDLE-ID:_nearby_apps' \
     '--from[the sending app named in the open request (default org.document-interchange.nearby)]:BUNDLE-ID:_nearby_apps' \

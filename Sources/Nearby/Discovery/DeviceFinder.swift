@@ -1,0 +1,79 @@
+import Foundation
+import MulticastDNS
+
+/// Finds devices in reach over DNS-SD: a paired device by its tag, everyone-mode devices by name.
+public enum DeviceFinder {
+    /// A device found.
+    public struct Found: Sendable, Hashable {
+        /// The paired device it is, if any.
+        public var paired: PairedDevice?
+        /// The name an everyone-mode device gives itself (`nil` in paired mode: it gives none).
+        public var name: String?
+        /// The fingerprint an everyone-mode device shows.
+        public var fingerprint: Fingerprint?
+        /// Where to reach it.
+        public var host: String
+        /// Its port.
+        public var port: Int
+    }
+
+    /// What `service` is: a paired device whose tag it shows, an everyone-mode device, or nothing of ours.
+    static func identify(_ service: ResolvedService, paired: [PairedDevice], now: Double) -> Found? {
+        guard let host = address(of: service) else { return nil }
+        if let tags = service.txt["t"] {
+            guard let device = paired.first(where: { device in
+                device.discoveryKey.map { DiscoveryTag.matches(tags, key: $0, publisher: device.fingerprint, now: now) } ?? false
+            }) else { return nil }
+            return Found(paired: device, host: host, port: Int(service.port))
+        }
+        if service.txt["m"] == "everyone", let fingerprint = service.txt["fp"].flatMap(Fingerprint.init(hex:)) {
+            return Found(paired: paired.first { $0.fingerprint == fingerprint }, name: service.name, fingerprint: fingerprint, host: host,
+                         port: Int(service.port))
+        }
+        return nil
+    }
+
+    /// An address to connect to: IPv4 first, else IPv6 (link-local with its interface).
+    static func address(of service: ResolvedService) -> String? {
+        if let v4 = service.addresses.first(where: \.isIPv4) { return v4.description }
+        guard let v6 = service.addresses.first else { return nil }
+        return v6.isLinkLocal ? "\(v6)%\(service.interface)" : v6.description
+    }
+
+    /// The devices in reach, browsing for `timeout` seconds on `interfaces` (every multicast
+    /// interface when `nil`).
+    public static func inReach(paired: [PairedDevice], interfaces: [String]? = nil, timeout: Double = 1.5) throws -> [Found] {
+        let services = try MulticastBrowser.browse(type: Announcement.serviceType, interfaces: interfaces, timeout: timeout)
+        let now = Date().timeIntervalSince1970
+        var seen = Set<Found>()
+        return services.compactMap { identify($0, paired: paired, now: now) }.filter { seen.insert($0).inserted }
+    }
+
+    /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds.
+    public static func find(_ device: PairedDevice, interfaces: [String]? = nil, timeout: Double = 3) throws -> Found? {
+        guard device.discoveryKey != nil else { return nil }
+        let done = DispatchSemaphore(value: 0)
+        let result = FoundBox()
+        let browser = try MulticastBrowser(type: Announcement.serviceType, interfaces: interfaces) { event in
+            switch event {
+            case .added(let service), .updated(let service):
+                if let found = identify(service, paired: [device], now: Date().timeIntervalSince1970), result.set(found) { done.signal() }
+            case .removed: break
+            }
+        }
+        defer { browser.stop() }
+        _ = done.wait(timeout: .now() + timeout)
+        return result.value
+    }
+}
+
+/// The first device found, set once from the browser's thread.
+private final class FoundBox: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var found: DeviceFinder.Found?
+    func set(_ value: DeviceFinder.Found) -> Bool {
+        lock.withLock { if found == nil { found = value; return true } else { return false } }
+    }
+    var value: DeviceFinder.Found? { lock.withLock { found } }
+}
