@@ -56,7 +56,9 @@ public struct Delivery: Sendable {
     /// - Parameters:
     ///   - activity: the share extension that took it, when it is not the app itself.
     ///   - progress: called with bytes copied and the total, during the copy.
-    public func deliver(_ documentPath: String, type: String, to app: AppBundle, activity: String? = nil,
+    ///   - movingOriginal: the document is the caller's to give away (a received item): it is
+    ///     moved into the app's container instead of copied (a rename on the same file system).
+    public func deliver(_ documentPath: String, type: String, to app: AppBundle, activity: String? = nil, movingOriginal: Bool = false,
                         progress: ((Int64, Int64) -> Void)? = nil) throws(HandlerError) -> Result {
         let original: String
         do { original = try CurrentProcess.absolutePath(documentPath) } catch { throw .system(error) }
@@ -82,7 +84,9 @@ public struct Delivery: Sendable {
         if app.opensDocumentsInPlace {
             do { requestPath = try request.write(into: container.openRequests, clock: clock) } catch { throw .openRequest(error) }
         } else {
-            let staged = try StagedCopy(of: original, in: container.temporary, permissions: 0o444, progress: progress)
+            let staged = movingOriginal
+                ? try StagedCopy(moving: original, in: container.temporary, permissions: 0o444)
+                : try StagedCopy(of: original, in: container.temporary, permissions: 0o444, progress: progress)
             request.documentPath = container.inbox + "/" + staged.name
             request.identity = staged.identity
             request.state = .arriving
@@ -120,6 +124,13 @@ public struct Delivery: Sendable {
     /// and for delivery.
     public static func takes(_ kind: FileKind?, inPlace: Bool) -> Bool {
         kind == .regular || (inPlace && kind == .directory)
+    }
+
+    /// Moves `source` (the caller's to give away) into `folder` under its name or the first free
+    /// `name-N.ext`, never replacing anything: a rename when both are on one file system.
+    /// - Returns: the path it was placed at.
+    public static func moveWithoutReplacing(_ source: String, into folder: String, permissions: UInt32 = 0o644) throws(HandlerError) -> String {
+        try StagedCopy(moving: source, in: folder, permissions: permissions).place(into: folder)
     }
 
     /// Copies `source` into `folder` under its name or the first free `name-N.ext`, never

@@ -41,6 +41,52 @@ struct StagedCopy {
         }
     }
 
+    /// Moves `source` (a file the caller owns, such as a received item) into `temporaryFolder`
+    /// instead of copying it: one rename on the same file system, the same guarantees as a copy
+    /// (final mode, flushed). Another file system (`EXDEV`), or a source with other links, is
+    /// copied as ``init(of:in:permissions:progress:)`` does, and the source then removed.
+    init(moving source: String, in temporaryFolder: String, permissions: UInt32) throws(HandlerError) {
+        let parent = Self.parent(source)
+        let sourceName = Array(Self.baseName(source).utf8)
+        var generator = SystemRandomNumberGenerator()
+        let candidate = Array((".delivery-" + String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 36)).utf8)
+        let from: OwnedDescriptor, to: OwnedDescriptor
+        let status: FileStatus?
+        do {
+            try FileSystem.makeDirectories(temporaryFolder)
+            from = try OwnedDescriptor.openFolder(parent, followLinks: true)
+            to = try OwnedDescriptor.openFolder(temporaryFolder, followLinks: true)
+            status = try from.status(of: sourceName)
+        } catch { throw .system(error) }
+        guard let status, status.kind == .regular else { throw .notAFile(source, status?.kind ?? .unknown) }
+        do {
+            try from.rename(sourceName, to: to, as: candidate)
+        } catch where error.errno == .improperLink {
+            // Another file system: copied, then the source removed.
+            self = try StagedCopy(of: source, in: temporaryFolder, permissions: permissions, progress: nil)
+            try? FileSystem.remove(source)
+            return
+        } catch { throw .system(error) }
+        folder = to
+        temporaryName = candidate
+        name = Self.baseName(source)
+        do {
+            let file = try to.open(candidate, .readWrite, options: [.noFollow])
+            try file.setPermissions(permissions)
+            try file.sync()
+            try to.sync()
+            identity = DocumentIdentity(try file.status())
+        } catch {
+            try? to.remove(candidate)
+            throw .system(error)
+        }
+    }
+
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Renames the staged file into `destination` under ``name`` or the first free `name-N.ext`,
     /// then flushes `destination`. The temporary file is removed if it cannot be placed.
     /// - Returns: the placed file's path.

@@ -51,13 +51,14 @@ enum Destination: Sendable, Equatable {
         switch self {
         case .app(let app):
             let delivery = Delivery(root: root, sourceApplication: senderApp, annotation: annotation, launch: launch)
-            do { return try delivery.deliver(path, type: type, to: app).documentPath } catch {
+            // The verified spool file is ours: moved, not copied (one rename, same file system).
+            do { return try delivery.deliver(path, type: type, to: app, movingOriginal: true).documentPath } catch {
                 throw .connection("delivery to \(app.bundleIdentifier): \(error)")
             }
         case .downloads(let folder):
             do {
                 try FileSystem.makeDirectories(folder)
-                return try Delivery.copyWithoutReplacing(path, into: folder, temporaryFolder: folder)
+                return try Delivery.moveWithoutReplacing(path, into: folder)
             } catch { throw .connection("delivery to \(folder): \(error)") }
         }
     }

@@ -122,6 +122,11 @@ struct IncomingSession {
     func settle(_ index: Int, item: ItemOffer, spool: Spool, destination: Destination, senderApp: String,
                 annotation: PropertyList) throws(NearbyError) -> Int64 {
         if spool.isDelivered(index) { return item.size }
+        // Moved into the app already (delivery moves the file), the marker not yet written.
+        if destination.holds(original: spool.completePath(index, name: ItemName.safe(item.name)), root: configuration.root) {
+            try spool.markDelivered(index, destination: destination.label, path: "")
+            return item.size
+        }
         if let waiting = spool.waitingFile(index) {
             let path = destination.holds(original: waiting, root: configuration.root)
                 ? waiting
