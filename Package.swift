@@ -363,6 +363,13 @@ let supportTargets: [Target] = [
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/DesktopBenchmarks"
         ),
+        // nearby against iperf3 on one link in network namespaces (needs root and the nearby tool).
+        .executableTarget(
+            name: "NearbyBenchmarks",
+            dependencies: ["BenchmarkSupport"],
+            path: "Benchmarks/NearbyBenchmarks",
+            exclude: ["lab-throughput.sh"]
+        ),
         .executableTarget(
             name: "ReceiverBenchmarks",
             dependencies: ["AppRegistry", "Receiver", "Handlers", "UniformTypes", "BenchmarkSupport"],

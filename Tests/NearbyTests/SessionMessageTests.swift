@@ -11,13 +11,14 @@ import Testing
         let messages: [SessionMessage] = [
             .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: "com.example.notes",
                  transfer: [UInt8](repeating: 1, count: 16),
-                 items: [ItemOffer(name: "notes.txt", type: "public.plain-text", size: 12, sha256: Self.digest),
-                         ItemOffer(name: "é.png", type: "public.png", size: 0, sha256: Self.digest)]),
+                 items: [ItemOffer(name: "notes.txt", type: "public.plain-text", size: 12),
+                         ItemOffer(name: "é.png", type: "public.png", size: 0)]),
             .ask(senderName: "b", senderApp: "c", targetApp: nil, transfer: [UInt8](repeating: 2, count: 16),
-                 items: [ItemOffer(name: "x", type: "public.data", size: 1 << 40, sha256: Self.digest)]),
+                 items: [ItemOffer(name: "x", type: "public.data", size: 1 << 40)]),
             .answer(accepted: true, reason: nil, token: [1, 2, 3], held: [0, 5]),
             .answer(accepted: false, reason: "declined", token: [], held: []),
             .upload(token: [9, 9], item: 1, offset: 77),
+            .uploaded(item: 1, sha256: Self.digest),
             .delivered(item: 3, destination: "com.example.notes"),
             .refused("why"),
         ]
@@ -34,14 +35,10 @@ import Testing
         (.array([]), "not a dictionary"),
         (.dictionary(["Type": .string("Upload"), "Token": .data([]), "Item": .integer(-1), "Offset": .integer(0)]), "Upload of item -1"),
         (.dictionary(["Type": .string("Ask"), "SenderName": .string("a"), "SenderApp": .string("b"), "Transfer": .data([UInt8](repeating: 0, count: 16)),
-                      "Items": .array([.dictionary(["Name": .string("n"), "Type": .string("public.data"), "Size": .integer(-5),
-                                                    "SHA256": .data(digest)])])]), "Items[0].Size is negative"),
-        (.dictionary(["Type": .string("Ask"), "SenderName": .string("a"), "SenderApp": .string("b"), "Transfer": .data([UInt8](repeating: 0, count: 16)),
-                      "Items": .array([.dictionary(["Name": .string("n"), "Type": .string("public.data"), "Size": .integer(5),
-                                                    "SHA256": .data([1, 2])])])]), "Items[0].SHA256 is not 32 bytes"),
+                      "Items": .array([.dictionary(["Name": .string("n"), "Type": .string("public.data"), "Size": .integer(-5)])])]), "Items[0].Size is negative"),
+        (.dictionary(["Type": .string("Uploaded"), "Item": .integer(0), "SHA256": .data([1, 2])]), "SHA256 is not 32 bytes"),
         (.dictionary(["Type": .string("Ask"), "SenderName": .string("a"), "SenderApp": .string("b"), "Transfer": .data([1]),
-                      "Items": .array([.dictionary(["Name": .string("n"), "Type": .string("public.data"), "Size": .integer(5),
-                                                    "SHA256": .data(digest)])])]), "Transfer is not 16 bytes"),
+                      "Items": .array([.dictionary(["Name": .string("n"), "Type": .string("public.data"), "Size": .integer(5)])])]), "Transfer is not 16 bytes"),
         (.dictionary(["Type": .string("Ask"), "SenderName": .string("a"), "SenderApp": .string("b"), "Transfer": .data([UInt8](repeating: 0, count: 16)),
                       "Items": .array([])]), "Ask with 0 items"),
     ])
@@ -51,7 +48,7 @@ import Testing
     }
 
     @Test func tooManyItemsAreRefused() {
-        let item = ItemOffer(name: "n", type: "public.data", size: 1, sha256: Self.digest)
+        let item = ItemOffer(name: "n", type: "public.data", size: 1)
         let ask = SessionMessage.ask(senderName: "a", senderApp: "b", targetApp: nil, transfer: [UInt8](repeating: 0, count: 16),
                                      items: Array(repeating: item, count: SessionMessage.maximumItems + 1))
         #expect { try SessionMessage.decode(ask.encoded()) } throws: { "\($0)".contains("Ask with 1001 items") }

@@ -184,9 +184,8 @@ import Testing
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
         try await Self.withReceiver(b) { port, events in
             try await RawSession.run(a, port: port) { raw in
-                let declared: [UInt8] = Array("ten bytes!".utf8)
                 try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: "com.example.notes", transfer: [UInt8](repeating: 3, count: 16),
-                                        items: [ItemOffer(name: "t.txt", type: "public.plain-text", size: 10, sha256: RawSession.sha256(declared))]))
+                                        items: [ItemOffer(name: "t.txt", type: "public.plain-text", size: 10)]))
                 guard case .answer(true, _, let token, let held)? = try await raw.receive() else { Issue.record("not accepted"); return }
                 #expect(held == [0])
                 try await raw.send(.upload(token: token, item: 0, offset: 0))
@@ -210,9 +209,8 @@ import Testing
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
         try await Self.withReceiver(b) { port, _ in
             try await RawSession.run(a, port: port) { raw in
-                let bytes = Array("hello".utf8)
                 try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: [UInt8](repeating: 4, count: 16),
-                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5, sha256: RawSession.sha256(bytes))]))
+                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5)]))
                 guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
                 try await raw.send(.upload(token: token.map { $0 ^ 1 }, item: 0, offset: 0))
                 guard case .refused(let why)? = try await raw.receive() else { Issue.record("expected a refusal"); return }
@@ -228,10 +226,11 @@ import Testing
         try await Self.withReceiver(b) { port, _ in
             try await RawSession.run(a, port: port) { raw in
                 try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: [UInt8](repeating: 5, count: 16),
-                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5, sha256: RawSession.sha256(Array("hello".utf8)))]))
+                                        items: [ItemOffer(name: "h.txt", type: "public.plain-text", size: 5)]))
                 guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
                 try await raw.send(.upload(token: token, item: 0, offset: 0))
                 try await raw.data(Array("jello".utf8))
+                try await raw.send(.uploaded(item: 0, sha256: RawSession.sha256(Array("hello".utf8))))
                 guard case .refused(let why)? = try await raw.receive() else { Issue.record("expected a refusal"); return }
                 #expect(why.contains("SHA-256"))
             }

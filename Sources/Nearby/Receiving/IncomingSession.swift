@@ -145,7 +145,7 @@ struct IncomingSession {
         let spool = accepted.spool
         let file = try spool.openPartial(index, at: offset)
         var hasher = SHA256()
-        if offset > 0 { try Self.hashPrefix(file, length: offset, into: &hasher) }
+        if offset > 0 { try FileHash.update(&hasher, from: file, length: offset) }
         var position = offset
         while position < item.size {
             guard let frame = try await inbound.next() else {
@@ -162,7 +162,11 @@ struct IncomingSession {
             }
             position += count
         }
-        guard Array(hasher.finalize()) == item.sha256 else {
+        guard let end = try await inbound.next(), end.kind == .message, case .uploaded(let declaredItem, let declared) = try Self.message(end),
+              declaredItem == index else {
+            throw NearbyError.protocolViolation("item \(index)'s bytes were not followed by its SHA-256")
+        }
+        guard Array(hasher.finalize()) == declared else {
             try? FileSystem.remove(spool.partial(index))
             throw NearbyError.protocolViolation("item \(index)'s bytes do not have the SHA-256 declared: discarded")
         }
@@ -172,21 +176,6 @@ struct IncomingSession {
                                                             annotation: annotation, launch: configuration.launchApps)
         try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)
         return path
-    }
-
-    /// Feeds the first `length` bytes of `file` to `hasher` (a resumed item's bytes held from before).
-    static func hashPrefix(_ file: OwnedDescriptor, length: Int64, into hasher: inout SHA256) throws(NearbyError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while offset < length {
-            let want = Int(min(Int64(buffer.count), length - offset))
-            let n: Int
-            do { n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]), at: offset) } catch { throw .system(error) }
-            guard n > 0 else { throw .corruptState(path: file.path ?? "spool", detail: "shorter than the \(length) bytes held") }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-            offset += Int64(n)
-        }
     }
 
     /// The value handed to the app with each item: who sent it, from which device.

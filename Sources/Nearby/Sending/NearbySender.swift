@@ -98,6 +98,9 @@ public struct NearbySender: Sendable {
                        progress: @Sendable (SendProgress) -> Void) async throws -> Int64 {
         let file: OwnedDescriptor
         do { file = try OwnedDescriptor.open(item.path, .readOnly, options: [.noControllingTerminal]) } catch { throw NearbyError.system(error) }
+        // The SHA-256 covers the whole item: the bytes the receiver held from before too.
+        var hasher = SHA256()
+        if offset > 0 { try FileHash.update(&hasher, from: file, length: offset) }
         var position = offset
         let allocator = ByteBufferAllocator()
         var lastReport = position
@@ -110,6 +113,7 @@ public struct NearbySender: Sendable {
                 }
             }
             guard n > 0 else { throw NearbyError.connection("\(item.path) became shorter while it was sent") }
+            buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
             try await outbound.write(Frame(kind: .data, payload: buffer))
             position += Int64(n)
             if position - lastReport >= 4 << 20 || position == item.size {
@@ -117,6 +121,7 @@ public struct NearbySender: Sendable {
                 lastReport = position
             }
         }
+        try await outbound.write(SessionMessage.uploaded(item: index, sha256: Array(hasher.finalize())).frame)
         return position - offset
     }
 

@@ -12,8 +12,7 @@ struct Outbox {
         var hasher = SHA256()
         hasher.update(data: Array((target.expected?.hex ?? target.address).utf8))
         for item in items {
-            hasher.update(data: Array("\u{0}\(item.name)\u{0}\(item.size)\u{0}".utf8))
-            hasher.update(data: item.sha256)
+            hasher.update(data: Array("\u{0}\(item.name)\u{0}\(item.version)\u{0}".utf8))
         }
         return Fingerprint.hex(Array(hasher.finalize()))
     }

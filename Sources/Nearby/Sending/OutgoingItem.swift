@@ -1,8 +1,8 @@
 import Crypto
 import SystemCalls
 
-/// A file to send: its path, the name and type the receiver is told, its size and SHA-256
-/// (computed here, before the ask, so the receiver can check what arrives).
+/// A file to send: its path, the name and type the receiver is told, and its size. Its SHA-256 is
+/// computed while it is sent (``SessionMessage/uploaded(item:sha256:)``), not in a pass before.
 public struct OutgoingItem: Sendable {
     /// The file.
     public var path: String
@@ -12,37 +12,25 @@ public struct OutgoingItem: Sendable {
     public var type: String
     /// Its size.
     public var size: Int64
-    /// Its SHA-256.
-    public var sha256: [UInt8]
+    /// What identifies this version of the file (device, inode, size, modification time): an
+    /// unfinished send of the same versions continues (``Outbox``).
+    var version: String
 
-    /// Reads the file at `path` once to size and hash it.
+    /// The file at `path`, which must be a readable regular file.
     public init(path: String, type: String) throws(NearbyError) {
-        let file: OwnedDescriptor
         let status: FileStatus
         do {
-            file = try OwnedDescriptor.open(path, .readOnly, options: [.noControllingTerminal])
+            let file = try OwnedDescriptor.open(path, .readOnly, options: [.noControllingTerminal])
             status = try file.status()
         } catch { throw .system(error) }
         guard status.kind == .regular else { throw .notAFile(path) }
-        var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while true {
-            let n: Int
-            do { n = try file.read(into: buffer, at: offset) } catch { throw .system(error) }
-            if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-            offset += Int64(n)
-        }
-        guard offset == status.size else { throw .connection("\(path) changed while it was read") }
         self.path = path
         self.name = String(path.split(separator: "/").last ?? Substring(path))
         self.type = type
-        self.size = offset
-        self.sha256 = Array(hasher.finalize())
+        self.size = status.size
+        self.version = "\(status.device):\(status.inode):\(status.size):\(status.modified.seconds).\(status.modified.nanoseconds)"
     }
 
     /// The offer the ask carries.
-    var offer: ItemOffer { ItemOffer(name: name, type: type, size: size, sha256: sha256) }
+    var offer: ItemOffer { ItemOffer(name: name, type: type, size: size) }
 }

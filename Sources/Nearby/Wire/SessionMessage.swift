@@ -2,8 +2,9 @@ import NIOCore
 import OrderedCollections
 import PropertyLists
 
-/// An item the sender offers: what it is called (display text only), its type, its size and its
-/// SHA-256, which the receiver checks before delivering it.
+/// An item the sender offers: what it is called (display text only), its type and its size. Its
+/// SHA-256 follows its bytes (``SessionMessage/uploaded(item:sha256:)``): the sender hashes while
+/// it sends instead of reading every file once more before asking.
 public struct ItemOffer: Sendable, Hashable {
     /// The file's name as the sender shows it; the receiver makes it safe (``ItemName``) and picks
     /// every path itself.
@@ -12,15 +13,12 @@ public struct ItemOffer: Sendable, Hashable {
     public var type: String
     /// Its size in bytes.
     public var size: Int64
-    /// Its SHA-256.
-    public var sha256: [UInt8]
 
     /// An offer.
-    public init(name: String, type: String, size: Int64, sha256: [UInt8]) {
+    public init(name: String, type: String, size: Int64) {
         self.name = name
         self.type = type
         self.size = size
-        self.sha256 = sha256
     }
 }
 
@@ -34,8 +32,12 @@ public enum SessionMessage: Sendable, Equatable {
     /// The receiver's answer: accepted or not (and why), the token uploads must carry, and per
     /// item how many bytes it already holds durably (resume; the size when already delivered).
     case answer(accepted: Bool, reason: String?, token: [UInt8], held: [Int64])
-    /// The sender sends item `item` from `offset`; data frames with exactly the rest follow.
+    /// The sender sends item `item` from `offset`; data frames with exactly the rest follow, then
+    /// ``uploaded(item:sha256:)``.
     case upload(token: [UInt8], item: Int, offset: Int64)
+    /// The SHA-256 of all of item `item`'s bytes (those held from before a resume too): checked
+    /// by the receiver before it delivers.
+    case uploaded(item: Int, sha256: [UInt8])
     /// The receiver delivered item `item` (to an app, or to the download folder).
     case delivered(item: Int, destination: String)
     /// The receiver refuses and ends the session (why).
@@ -55,7 +57,7 @@ public enum SessionMessage: Sendable, Equatable {
             if let targetApp { d["TargetApp"] = .string(targetApp) }
             d["Transfer"] = .data(transfer)
             d["Items"] = .array(items.map { item in
-                .dictionary(["Name": .string(item.name), "Type": .string(item.type), "Size": .integer(item.size), "SHA256": .data(item.sha256)])
+                .dictionary(["Name": .string(item.name), "Type": .string(item.type), "Size": .integer(item.size)])
             })
         case .answer(let accepted, let reason, let token, let held):
             d["Type"] = .string("Answer")
@@ -68,6 +70,10 @@ public enum SessionMessage: Sendable, Equatable {
             d["Token"] = .data(token)
             d["Item"] = .integer(Int64(item))
             d["Offset"] = .integer(offset)
+        case .uploaded(let item, let digest):
+            d["Type"] = .string("Uploaded")
+            d["Item"] = .integer(Int64(item))
+            d["SHA256"] = .data(digest)
         case .delivered(let item, let destination):
             d["Type"] = .string("Delivered")
             d["Item"] = .integer(Int64(item))
@@ -102,9 +108,7 @@ public enum SessionMessage: Sendable, Equatable {
                 let f = Fields(e, context: "Items[\(index)]")
                 let size = try f.integer("Size")
                 guard size >= 0 else { throw .protocolViolation("Items[\(index)].Size is negative") }
-                let digest = try f.data("SHA256")
-                guard digest.count == 32 else { throw .protocolViolation("Items[\(index)].SHA256 is not 32 bytes") }
-                items.append(ItemOffer(name: try f.string("Name"), type: try f.string("Type"), size: size, sha256: digest))
+                items.append(ItemOffer(name: try f.string("Name"), type: try f.string("Type"), size: size))
             }
             let transfer = try fields.data("Transfer")
             guard transfer.count == 16 else { throw .protocolViolation("Transfer is not 16 bytes") }
@@ -122,6 +126,12 @@ public enum SessionMessage: Sendable, Equatable {
             let item = try fields.integer("Item"), offset = try fields.integer("Offset")
             guard item >= 0, item < Int64(maximumItems), offset >= 0 else { throw .protocolViolation("Upload of item \(item) from \(offset)") }
             return .upload(token: try fields.data("Token"), item: Int(item), offset: offset)
+        case "Uploaded":
+            let item = try fields.integer("Item")
+            guard item >= 0, item < Int64(maximumItems) else { throw .protocolViolation("Uploaded item \(item)") }
+            let digest = try fields.data("SHA256")
+            guard digest.count == 32 else { throw .protocolViolation("SHA256 is not 32 bytes") }
+            return .uploaded(item: Int(item), sha256: digest)
         case "Delivered":
             let item = try fields.integer("Item")
             guard item >= 0, item < Int64(maximumItems) else { throw .protocolViolation("Delivered item \(item)") }
