@@ -13,10 +13,12 @@ import Testing
         let port = Mutex<Int?>(nil)
         // Both sides on a thread of their own (ThreadExecutor says why).
         let shown = Task(executorPreference: ThreadExecutor.shared) {
+            // A long timeout: under a full test run, sync tests of other suites can hold the
+            // cooperative pool (where this test's own steps run) for minutes.
             try await Pairing.showCode(Pairing.Side(root: b.root, name: "bee", receivePort: 53_400), code: code, host: "127.0.0.1", port: 0,
-                                       timeout: 20) { p in port.withLock { $0 = p } }
+                                       timeout: 900) { p in port.withLock { $0 = p } }
         }
-        #expect(await eventually(10) { port.withLock { $0 } != nil })
+        #expect(await eventually(900) { port.withLock { $0 } != nil })
         let listening = try #require(port.withLock { $0 })
         try await withTaskExecutorPreference(ThreadExecutor.shared) { try await body(listening) }
         return await shown.result

@@ -130,7 +130,7 @@ import Testing
             await #expect(throws: NearbyError.self) {
                 try await NearbySender(root: a.root, deviceName: "a", senderApp: "x").send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: nil))
             }
-            #expect(await eventually(10) { events.refusals == 1 })
+            #expect(await eventually(120) { events.refusals == 1 })
             #expect(!events.all.contains { if case .asked = $0 { true } else { false } })
         }
         #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes")))
@@ -193,7 +193,7 @@ import Testing
                 let reply = try await raw.receive()
                 guard case .refused(let why)? = reply else { Issue.record("expected a refusal, got \(String(describing: reply))"); return }
                 #expect(why.contains("longer than the 10 bytes declared"))
-                #expect(await eventually(10) { events.all.contains { if case .failed = $0 { true } else { false } } })
+                #expect(await eventually(120) { events.all.contains { if case .failed = $0 { true } else { false } } })
             }
         }
         #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/t.txt"))
@@ -260,7 +260,7 @@ import Testing
                 for chunk in stride(from: 0, to: 1 << 20, by: Frame.maximumData) { try await raw.data(Array(bytes[chunk..<chunk + Frame.maximumData])) }
             }
             // The connection dropped in the middle of the item.
-            #expect(await eventually(10) { events.all.contains { if case .failed = $0 { true } else { false } } }, "\(events.all)")
+            #expect(await eventually(120) { events.all.contains { if case .failed = $0 { true } else { false } } }, "\(events.all)")
         }
         // Second run, on a new port: the key must not depend on it when the pin is known.
         let report = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
