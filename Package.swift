@@ -195,6 +195,7 @@ let libraryTargets: [Target] = [
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates"),

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
-// libFuzzer targets for the property-list readers and the keyed-archive decoder. A separate package so that the main build
-// never links them (libFuzzer supplies `main`). How to run: docs/fuzzing.md.
+// libFuzzer targets for the property-list readers, the keyed-archive decoder and Nearby's readers of
+// network bytes. A separate package so that the main build never links them (libFuzzer supplies
+// `main`). How to run: docs/fuzzing.md.
 import PackageDescription
 
 let package = Package(
@@ -14,6 +15,13 @@ let package = Package(
         .executableTarget(
             name: name,
             dependencies: ["FuzzSupport"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        )
+    } + ["FuzzFrames", "FuzzSessionMessage", "FuzzPairingMessage", "NearbySeeds"].map { name in
+        // Nearby's readers of network bytes, through its Fuzzing SPI; NearbySeeds writes their seeds.
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport", .product(name: "Nearby", package: "document-interchange")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     },

@@ -105,8 +105,11 @@ struct BinaryPropertyListParser {
         return Int(top)
     }
 
+    /// Clamped: an 8-byte offset can exceed `Int.max`, which trapped on conversion (found by
+    /// FuzzSessionMessage, Fuzz/Regressions/binary-offset-beyond-int-max.bplist); clamped, it
+    /// fails the caller's range check like any other offset past the object area.
     private func offset(of index: Int) -> Int {
-        Int(uint(at: offsetTableStart + index * offsetSize, size: offsetSize))
+        Int(clamping: uint(at: offsetTableStart + index * offsetSize, size: offsetSize))
     }
 
     /// Reads an object reference at `at`, which the caller has bounds-checked.
@@ -145,8 +148,9 @@ struct BinaryPropertyListParser {
         if let done = decoded[index] { return done }
         let start = offset(of: index)
         guard start >= 8, start < offsetTableStart else {
-            throw fail("object \(index) has offset \(start), outside the object area 8..<\(offsetTableStart)",
-                       at: offsetTableStart + index * offsetSize)
+            let entry = offsetTableStart + index * offsetSize
+            throw fail("object \(index) has offset \(uint(at: entry, size: offsetSize)), outside the object area 8..<\(offsetTableStart)",
+                       at: entry)
         }
         guard !inProgress[index] else { throw fail("object \(index) contains itself (a reference cycle)", at: start) }
         guard depth < options.maximumDepth else { throw fail("nesting deeper than \(options.maximumDepth) levels", at: start) }
