@@ -72,19 +72,20 @@ import NIOEmbedded
         let session: [(String, SessionMessage)] = [
             ("ask", .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: "com.example.notes",
                          transfer: [UInt8](repeating: 1, count: 16),
-                         items: [ItemOffer(name: "notes.txt", type: "public.plain-text", size: 12, sha256: digest),
-                                 ItemOffer(name: "photo é.png", type: "public.png", size: 300_000, sha256: digest)])),
+                         items: [ItemOffer(name: "notes.txt", type: "public.plain-text", size: 12),
+                                 ItemOffer(name: "photo é.png", type: "public.png", size: 300_000)])),
             ("ask-no-target", .ask(senderName: "b", senderApp: "c", targetApp: nil, transfer: [UInt8](repeating: 2, count: 16),
-                                   items: [ItemOffer(name: "x", type: "public.data", size: 1 << 40, sha256: digest)])),
+                                   items: [ItemOffer(name: "x", type: "public.data", size: 1 << 40)])),
             ("answer", .answer(accepted: true, reason: nil, token: token, held: [0, 4096])),
             ("answer-declined", .answer(accepted: false, reason: "declined", token: [], held: [])),
             ("upload", .upload(token: token, item: 1, offset: 4096)),
+            ("uploaded", .uploaded(item: 1, sha256: digest)),
             ("delivered", .delivered(item: 1, destination: "com.example.notes")),
             ("refused", .refused("not paired")),
             ("ask-most-items", .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: nil,
                                     transfer: [UInt8](repeating: 3, count: 16),
                                     items: (0..<SessionMessage.maximumItems).map { i in
-                                        ItemOffer(name: "scan \(i).pdf", type: "com.adobe.pdf", size: Int64(i), sha256: digest)
+                                        ItemOffer(name: "scan \(i).pdf", type: "com.adobe.pdf", size: Int64(i))
                                     })),
         ]
         let share = [UInt8](repeating: 0x04, count: 65)
@@ -100,6 +101,7 @@ import NIOEmbedded
         let sessionStream = encode([session[0].1.frame, session[2].1.frame, SessionMessage.upload(token: token, item: 0, offset: 0).frame,
                                     Frame(kind: .data, payload: ByteBuffer(bytes: payload.prefix(5))),
                                     Frame(kind: .data, payload: ByteBuffer(bytes: payload.dropFirst(5))),
+                                    SessionMessage.uploaded(item: 0, sha256: digest).frame,
                                     SessionMessage.delivered(item: 0, destination: "com.example.notes").frame])
         let pairingStream = encode(pairing.prefix(4).map { $0.1.frame })
         // A data frame of the largest size, between messages: the decoder waits for all of it.
@@ -111,7 +113,7 @@ import NIOEmbedded
                ("nearby-frames/session-cut.bin", frameInput(cuts: [3, 40, sessionStream.count - 2], stream: sessionStream)),
                ("nearby-frames/pairing-cut.bin", frameInput(cuts: [1, 5, 100], stream: pairingStream)),
                ("nearby-frames/largest-data-cut.bin", frameInput(cuts: [60, 70_000, largest.count - 100], stream: largest)),
-               ("nearby-frames/ask-most-items-cut.bin", frameInput(cuts: [20_000], stream: encode([session[7].1.frame])))]
+               ("nearby-frames/ask-most-items-cut.bin", frameInput(cuts: [20_000], stream: encode([session[8].1.frame])))]
     }
 
     /// The layout ``frames(_:)`` reads: one byte whose low two bits count the cuts (0 to 3), each
