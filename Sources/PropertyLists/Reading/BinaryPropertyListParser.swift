@@ -112,6 +112,15 @@ struct BinaryPropertyListParser {
         Int(clamping: uint(at: offsetTableStart + index * offsetSize, size: offsetSize))
     }
 
+    /// The error for object `index`'s offset (the raw value from the file, not the clamped one).
+    /// Apart from the recursive `object(_:depth:)`: built inline there, its text made each level's
+    /// stack frame large enough that 512 levels overflowed a debug build's 8 MiB stack.
+    @inline(never)
+    private func offsetOutsideObjects(_ index: Int) -> PropertyListError {
+        let entry = offsetTableStart + index * offsetSize
+        return fail("object \(index) has offset \(uint(at: entry, size: offsetSize)), outside the object area 8..<\(offsetTableStart)", at: entry)
+    }
+
     /// Reads an object reference at `at`, which the caller has bounds-checked.
     private func reference(at: Int) throws(PropertyListError) -> Int {
         let r = uint(at: at, size: refSize)
@@ -147,11 +156,7 @@ struct BinaryPropertyListParser {
     private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyList {
         if let done = decoded[index] { return done }
         let start = offset(of: index)
-        guard start >= 8, start < offsetTableStart else {
-            let entry = offsetTableStart + index * offsetSize
-            throw fail("object \(index) has offset \(uint(at: entry, size: offsetSize)), outside the object area 8..<\(offsetTableStart)",
-                       at: entry)
-        }
+        guard start >= 8, start < offsetTableStart else { throw offsetOutsideObjects(index) }
         guard !inProgress[index] else { throw fail("object \(index) contains itself (a reference cycle)", at: start) }
         guard depth < options.maximumDepth else { throw fail("nesting deeper than \(options.maximumDepth) levels", at: start) }
         inProgress[index] = true
