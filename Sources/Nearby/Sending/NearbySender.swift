@@ -86,7 +86,11 @@ public struct NearbySender: Sendable {
             }
         } catch let error where error is NIOSSLError || error is BoringSSLError {
             if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: expected, got: seen) }
-            // The receiver's side of the handshake refused this device's certificate.
+            // A TLS alert in the handshake: the receiver refused this device's certificate. An
+            // unclean shutdown later is a connection that was lost (the receiver stopped or died).
+            if let tls = error as? NIOSSLError, case .uncleanShutdown = tls {
+                throw NearbyError.connection("\(target.address) ended the connection (the receiver stopped)")
+            }
             throw NearbyError.declined("\(target.address) refused this device in the TLS handshake: it is not paired there (nearby pair)")
         }
         if report.complete { outbox.finish(key) }

@@ -33,10 +33,13 @@ echo "pair_status=$?"
 wait "${pids[-1]}" && echo "show_status=0" || echo "show_status=$?"
 
 start_receiver() {
+  local before; before=$(grep -c '"listening"' "$WORK/recv.out" 2>/dev/null || true)
   # Not the port paired at (53400): the senders find this one by discovery (DNS-SD, the pair's tag).
   bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode paired --port 53500 --json --no-launch --downloads "$WORK/B/Downloads" >> "$WORK/recv.out" 2>&1 &
   RECEIVER=$!; pids+=($RECEIVER)
-  wait_for "$WORK/recv.out" '"listening"'
+  # This start's "listening" (the file keeps the earlier ones).
+  for _ in $(seq 200); do [ "$(grep -c '"listening"' "$WORK/recv.out")" -gt "${before:-0}" ] && return 0; sleep 0.05; done
+  echo "the receiver did not start" >&2; cat "$WORK/recv.out" >&2; return 1
 }
 : > "$WORK/recv.out"
 start_receiver
