@@ -153,18 +153,7 @@ struct NearbyTool: Sendable {
         }
         let paired = try PairedDevices.load(from: folder)
         if let device = paired.device(named: to) {
-            // Where it announces itself now (its tag, DNS-SD), else where it was last reached.
-            if !command.flag(.noDiscovery), let found = try DeviceFinder.find(device, interfaces: interfaces) {
-                var updated = paired
-                updated.noteAddress(SendTarget(host: found.host, port: found.port, expected: nil).address, for: device.fingerprint)
-                try? updated.save(to: folder)
-                return SendTarget(host: found.host, port: found.port, expected: device.fingerprint, name: device.name)
-            }
-            guard let address = device.lastAddress else {
-                throw NearbyError.connection("\(to) is not in reach and no address is known for it: give --to HOST:PORT")
-            }
-            let (host, port) = try SendTarget.parseAddress(address)
-            return SendTarget(host: host, port: port, expected: device.fingerprint, name: device.name)
+            return try SendTarget.reaching(device, in: folder, discover: !command.flag(.noDiscovery), interfaces: interfaces)
         }
         guard to.contains(":") else { throw NearbyError.unknownDevice(to, known: paired.devices.map(\.name)) }
         let (host, port) = try SendTarget.parseAddress(to)

@@ -45,21 +45,3 @@ enum TerminalPrompt {
         return answer.lowercased().hasPrefix("y")
     }
 }
-
-/// The user's download folder: XDG_DOWNLOAD_DIR from user-dirs.dirs (what `xdg-user-dir
-/// DOWNLOAD` prints), else ~/Downloads.
-enum DownloadFolder {
-    static func path() -> String {
-        let home = SystemHome.path
-        let config = SystemHome.configHome
-        if let text = try? SystemHome.read(config + "/user-dirs.dirs") {
-            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
-                var value = String(line.dropFirst("XDG_DOWNLOAD_DIR=".count))
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-                if value.hasPrefix("$HOME") { value = home + value.dropFirst(5) }
-                if value.hasPrefix("/") { return value }
-            }
-        }
-        return home + "/Downloads"
-    }
-}
