@@ -274,4 +274,45 @@ import Testing
         #expect(again.bytesResumed == 0 && again.complete)
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")).sorted() == ["big-1.txt", "big.txt"])
     }
+
+    /// A receiver killed after moving an item into the download folder but before marking it
+    /// delivered (the marker removed here, which is the state that kill leaves), and then the
+    /// sender's retry of the same transfer: the item is found where the move put it, by the
+    /// device and inode recorded before the move, and not taken a second time. Also when the
+    /// kill came in the middle of the move (the file still under the mover's hidden name).
+    @Test(arguments: [false, true]) func aDownloadInterruptedBeforeItsMarkerIsNotDeliveredTwice(midMove: Bool) async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        // Files.app takes any data (public.data): without it, nothing claims the odd type.
+        try FileManager.default.removeItem(atPath: b.root.path + "/Apps/Files.app")
+        let dir = try TestSupport.temporaryDirectory()
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 >> 3) })
+        try bytes.write(to: dir.appendingPathComponent("blob.weird"))
+        let item = try OutgoingItem(path: dir.appendingPathComponent("blob.weird").path, type: "dyn.ah62d4rv4ge80e5pe")
+        let sender = NearbySender(root: a.root, deviceName: "a", senderApp: "x")
+        let target = { (port: Int) in SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint) }
+        let first = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
+        #expect(first.destinations == ["downloads"])
+        // The state the kill leaves: no marker, the sender's note of the unfinished transfer kept.
+        let transfers = try FileManager.default.contentsOfDirectory(atPath: b.folder.spool)
+        try #require(transfers.count == 1)
+        let transferHex = String(transfers[0].split(separator: "-").last!)
+        let transfer = stride(from: 0, to: transferHex.count, by: 2).map { offset -> UInt8 in
+            let start = transferHex.index(transferHex.startIndex, offsetBy: offset)
+            return UInt8(transferHex[start..<transferHex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        try FileManager.default.removeItem(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered")
+        if midMove { try FileManager.default.moveItem(atPath: b.downloads + "/blob.weird", toPath: b.downloads + "/.delivery-k1ll3d") }
+        let outbox = Outbox(folder: a.folder)
+        let again = try await Self.withReceiver(b) { port, _ in
+            try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
+            try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target(port), items: [item])))
+            return try await sender.send([item], to: target(port))
+        }
+        #expect(again.complete)
+        #expect(again.bytesSent == 0 && again.bytesResumed == Int64(bytes.count))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.downloads) == ["blob.weird"])
+        #expect(FileManager.default.contents(atPath: b.downloads + "/blob.weird") == bytes)
+        #expect(FileManager.default.fileExists(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered"))
+    }
 }

@@ -122,16 +122,37 @@ struct IncomingSession {
     func settle(_ index: Int, item: ItemOffer, spool: Spool, destination: Destination, senderApp: String,
                 annotation: PropertyList) throws(NearbyError) -> Int64 {
         if spool.isDelivered(index) { return item.size }
+        // Moved into the download folder, or partly (still under the mover's hidden name), the
+        // marker not yet written.
+        if case .downloads(let folder) = destination, let moved = spool.interruptedMove(index, into: folder) {
+            var path = ""
+            if case .found(let found) = moved {
+                path = found
+                if Self.isHiddenName(found) {
+                    // Back into the spool under its own name, and delivered as if nothing happened.
+                    do { try FileSystem.rename(found, to: spool.completePath(index, name: ItemName.safe(item.name))) } catch { throw .system(error) }
+                    path = try destination.deliver(spool.completePath(index, name: ItemName.safe(item.name)), type: item.type,
+                                                   root: configuration.root, senderApp: senderApp, annotation: annotation,
+                                                   launch: configuration.launchApps)
+                }
+            }
+            try spool.markDelivered(index, destination: destination.label, path: path)
+            return item.size
+        }
         // Moved into the app already (delivery moves the file), the marker not yet written.
         if destination.holds(original: spool.completePath(index, name: ItemName.safe(item.name)), root: configuration.root) {
             try spool.markDelivered(index, destination: destination.label, path: "")
             return item.size
         }
         if let waiting = spool.waitingFile(index) {
-            let path = destination.holds(original: waiting, root: configuration.root)
-                ? waiting
-                : try destination.deliver(waiting, type: item.type, root: configuration.root, senderApp: senderApp,
-                                          annotation: annotation, launch: configuration.launchApps)
+            let path: String
+            if destination.holds(original: waiting, root: configuration.root) {
+                path = waiting
+            } else {
+                try spool.recordMove(index, of: waiting, for: destination)
+                path = try destination.deliver(waiting, type: item.type, root: configuration.root, senderApp: senderApp,
+                                               annotation: annotation, launch: configuration.launchApps)
+            }
             try spool.markDelivered(index, destination: destination.label, path: path)
             return item.size
         }
@@ -172,6 +193,7 @@ struct IncomingSession {
         }
         do { try file.sync() } catch { throw NearbyError.system(error) }
         let complete = try spool.complete(index, name: accepted.names[index])
+        try spool.recordMove(index, of: complete, for: accepted.destinations[index])
         let path = try accepted.destinations[index].deliver(complete, type: item.type, root: configuration.root, senderApp: accepted.senderApp,
                                                             annotation: annotation, launch: configuration.launchApps)
         try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)
@@ -183,6 +205,11 @@ struct IncomingSession {
         var nearby: [String: PropertyList] = ["SenderName": .string(senderName), "Fingerprint": .string(peer.hex)]
         if let paired { nearby["PairedDevice"] = .string(paired.name) }
         return .dictionary(["Nearby": .dictionary(.init(uniqueKeysWithValues: nearby.sorted { $0.key < $1.key }))])
+    }
+
+    /// Whether `path` names a hidden file (the mover's temporary name).
+    static func isHiddenName(_ path: String) -> Bool {
+        path.split(separator: "/").last?.hasPrefix(".") ?? false
     }
 
     static func message(_ frame: Frame) throws(NearbyError) -> SessionMessage {

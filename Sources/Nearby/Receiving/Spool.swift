@@ -8,6 +8,8 @@ import SystemCalls
 /// Spool/FPRINT-TRANSFER/N/.partial     item N's bytes so far (the sender resumes after them)
 /// Spool/FPRINT-TRANSFER/N/NAME         item N complete and verified, under its safe name
 /// Spool/FPRINT-TRANSFER/N/.delivered   item N was delivered (where to)
+/// Spool/FPRINT-TRANSFER/N/.moving      item N's file is being moved into the download folder
+///                                      (its device and inode, which the rename keeps)
 /// ```
 ///
 /// The folder is named by the sender's certificate and the sender's transfer identifier, so only
@@ -27,6 +29,7 @@ struct Spool {
     func partial(_ index: Int) -> String { itemFolder(index) + "/.partial" }
     func completePath(_ index: Int, name: String) -> String { itemFolder(index) + "/" + name }
     func marker(_ index: Int) -> String { itemFolder(index) + "/.delivered" }
+    func movingRecord(_ index: Int) -> String { itemFolder(index) + "/.moving" }
 
     /// Whether item `index` was delivered.
     func isDelivered(_ index: Int) -> Bool { FileSystem.exists(marker(index)) }
@@ -80,6 +83,46 @@ struct Spool {
             try AtomicFile.write(record, to: marker(index), permissions: 0o600)
         } catch let error as SystemCallError { throw .system(error) } catch { throw .corruptState(path: marker(index), detail: "\(error)") }
         if let file = waitingFile(index) { try? FileSystem.remove(file) }
+    }
+
+    /// Records which file item `index` is (device and inode) before it is moved into a folder
+    /// that, unlike an app's Inbox, keeps no open request naming where it came from: a receiver
+    /// killed between the move and ``markDelivered(_:destination:path:)`` finds it by this
+    /// record instead of taking the item a second time.
+    /// An app's Inbox needs no record: its open request names the original path
+    /// (``Destination/holds(original:root:)``).
+    func recordMove(_ index: Int, of path: String, for destination: Destination) throws(NearbyError) {
+        guard case .downloads = destination else { return }
+        guard let status = FileSystem.linkStatus(path) else { throw .corruptState(path: path, detail: "the verified item is gone") }
+        do {
+            let record = try XMLPropertyListWriter().write(.dictionary([
+                "Device": .integer(Int64(bitPattern: status.device)), "Inode": .integer(Int64(bitPattern: status.inode)),
+            ]))
+            try AtomicFile.write(record, to: movingRecord(index), permissions: 0o600)
+        } catch let error as SystemCallError { throw .system(error) } catch { throw .corruptState(path: movingRecord(index), detail: "\(error)") }
+    }
+
+    /// Where a move recorded by ``recordMove(_:of:)`` left item `index`'s file, when the move
+    /// began but its delivery was never marked: `.found(path)` for the file in `folder` (possibly
+    /// still under the mover's hidden temporary name), `.gone` when it is neither there nor in
+    /// the spool (the move finished and the user already took it away, or it was copied to
+    /// another file system), `nil` when no move began or the file is still in the spool.
+    func interruptedMove(_ index: Int, into folder: String) -> InterruptedMove? {
+        guard waitingFile(index) == nil, FileSystem.exists(movingRecord(index)),
+              case .dictionary(let record)? = try? PropertyListReader.read(contentsOf: movingRecord(index)).value,
+              case .integer(let device)? = record["Device"], case .integer(let inode)? = record["Inode"] else { return nil }
+        for name in FileSystem.entries(of: folder) {
+            let path = folder + "/" + name
+            if let status = FileSystem.linkStatus(path), status.kind == .regular,
+               status.device == UInt64(bitPattern: device), status.inode == UInt64(bitPattern: inode) { return .found(path) }
+        }
+        return .gone
+    }
+
+    /// What became of an interrupted move (``interruptedMove(_:into:)``).
+    enum InterruptedMove: Equatable {
+        case found(String)
+        case gone
     }
 
     /// Removes transfers whose items were all delivered, once `age` seconds have passed since
