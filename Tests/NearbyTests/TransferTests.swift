@@ -48,12 +48,14 @@ import Testing
     /// Runs `body` with a receiver for `device` on a free loopback port.
     static func withReceiver<R>(_ device: Device, mode: ReceiveMode = .paired, autoAccept: Bool = false,
                                 prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
+                                configure: (inout ReceiverConfiguration) -> Void = { _ in },
                                 _ body: (Int, Events) async throws -> R) async throws -> R {
         var configuration = ReceiverConfiguration(root: device.root, mode: mode, downloads: device.downloads)
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.autoAccept = autoAccept
         configuration.launchApps = false
+        configure(&configuration)
         let events = Events()
         // Receiver and body on a thread of their own (ThreadExecutor says why).
         return try await withTaskExecutorPreference(ThreadExecutor.shared) {
@@ -314,5 +316,56 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.downloads) == ["blob.weird"])
         #expect(FileManager.default.contents(atPath: b.downloads + "/blob.weird") == bytes)
         #expect(FileManager.default.fileExists(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered"))
+    }
+
+    /// What a sender that is not paired is told when its ask is refused (or `nil` when it was delivered).
+    static func refusal(sending item: OutgoingItem, from device: Device, to receiver: Device, port: Int) async -> String? {
+        do {
+            _ = try await NearbySender(root: device.root, deviceName: "stranger", senderApp: "x")
+                .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: receiver.identity.fingerprint))
+            return nil
+        } catch { return "\(error)" }
+    }
+
+    /// Everyone-mode bounds a stranger's questions: `asksPerPeer` per window, counted by
+    /// certificate and by address, so a new certificate from the same machine is refused too; the
+    /// person is not asked again.
+    @Test func anUnpairedSenderMayAskOnlySoOften() async throws {
+        let a = try Device(), c = try Device(), b = try Device()
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        let asked = Mutex(0)
+        let reasons = try await Self.withReceiver(b, mode: .everyone, prompt: { _ in
+            asked.withLock { $0 += 1 }
+            return false
+        }, configure: { $0.asksPerPeer = 2 }) { port, _ in
+            var reasons: [String?] = []
+            for device in [a, a, a, c] { reasons.append(await Self.refusal(sending: item, from: device, to: b, port: port)) }
+            return reasons
+        }
+        #expect(asked.withLock { $0 } == 2)
+        #expect(reasons.prefix(2).allSatisfy { $0?.contains("declined: declined") ?? false }, "\(reasons)")
+        #expect(reasons.suffix(2).allSatisfy { $0?.contains("too many asks from this device") ?? false }, "\(reasons)")
+    }
+
+    /// While a stranger's question waits for the person, a second ask from it is refused at once.
+    @Test func aSecondAskWhileTheFirstWaitsIsRefused() async throws {
+        let a = try Device(), b = try Device()
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        let release = Mutex(false)
+        let asked = Mutex(0)
+        try await Self.withReceiver(b, mode: .everyone, prompt: { _ in
+            asked.withLock { $0 += 1 }
+            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(20)) }
+            return true
+        }) { port, _ in
+            let first = Task(executorPreference: ThreadExecutor.shared) { await Self.refusal(sending: item, from: a, to: b, port: port) }
+            #expect(await eventually(60) { asked.withLock { $0 } == 1 })
+            let second = await Self.refusal(sending: item, from: a, to: b, port: port)
+            #expect(second?.contains("already has a question waiting") ?? false, "\(String(describing: second))")
+            release.withLock { $0 = true }
+            #expect(await first.value == nil)
+        }
+        #expect(asked.withLock { $0 } == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
     }
 }

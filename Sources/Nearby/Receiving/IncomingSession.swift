@@ -16,6 +16,7 @@ struct IncomingSession {
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
     let claims: TransferClaims
+    let askLimits: AskLimits
     let channel: any Channel
 
     /// What was accepted.
@@ -98,6 +99,14 @@ struct IncomingSession {
             return "not enough free space (\(total) bytes asked, \(free) free)"
         }
         if paired != nil || configuration.autoAccept { return nil }
+        // Counted by certificate and by address (AskLimits says why).
+        let keys = ["fp:" + peer.hex] + (channel.remoteAddress?.ipAddress.map { ["ip:" + $0] } ?? [])
+        let admission: AskLimits.Admission
+        switch askLimits.admit(keys: keys, now: Clock.monotonic()) {
+        case .success(let admitted): admission = admitted
+        case .failure(let refusal): return refusal.reason
+        }
+        defer { withExtendedLifetime(admission) {} }
         guard let prompt else { return "the sender is not paired and nobody is here to accept" }
         let answer = await withTaskGroup(of: Bool?.self) { group in
             group.addTask { await prompt(ask) }

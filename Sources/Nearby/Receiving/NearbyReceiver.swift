@@ -19,6 +19,7 @@ public final class NearbyReceiver: Sendable {
     let events: @Sendable (ReceiverEvent) -> Void
     let sessions = Atomic<Int>(0)
     let claims = TransferClaims()
+    let askLimits: AskLimits
     /// How long a delivered transfer's markers are kept (a week).
     static let deliveredRetention: Double = 7 * 86_400
 
@@ -44,6 +45,7 @@ public final class NearbyReceiver: Sendable {
         }
         port = server.channel.localAddress?.port ?? configuration.port
         self.configuration = configuration
+        askLimits = AskLimits(limit: configuration.asksPerPeer, window: configuration.askWindow)
         self.prompt = prompt
         self.events = events
     }
@@ -121,7 +123,7 @@ public final class NearbyReceiver: Sendable {
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
                 var replay = ReplayFirst(first: first, rest: frames)
                 let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events,
-                                              claims: claims, channel: connection.channel)
+                                              claims: claims, askLimits: askLimits, channel: connection.channel)
                 do {
                     try await session.run(&replay, outbound)
                 } catch let error as NearbyError {

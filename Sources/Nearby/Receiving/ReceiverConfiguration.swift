@@ -26,6 +26,11 @@ public struct ReceiverConfiguration: Sendable {
     public var idleTimeout: Double = 30
     /// Seconds an unpaired sender's ask may wait for the user.
     public var askTimeout: Double = 60
+    /// Asks an unpaired sender (one certificate, or one network address) may put to the person
+    /// per ``askWindow``, one at a time. Further asks are refused without asking anyone.
+    public var asksPerPeer = 5
+    /// The window of ``asksPerPeer``, in seconds.
+    public var askWindow: Double = 60
     /// Whether the receiver announces itself over DNS-SD (``Announcement``), and the name it gives
     /// in everyone-mode (paired mode gives none).
     public var announces = false
