@@ -19,6 +19,7 @@ enum NearbyOption: String, OptionName {
     case noLaunch = "--no-launch"
     case rotate = "--rotate"
     case showCode = "--show-code"
+    case wait = "--wait"
     case code = "--code"
     case noDiscovery = "--no-discovery"
     case interface = "--interface"

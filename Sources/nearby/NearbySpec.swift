@@ -17,7 +17,7 @@ let nearbySpec: ToolSpec = {
         summary: "sends documents into apps on nearby devices, and receives them (AirDrop's channel over the local network)",
         discussion: [
             """
-            Every connection is mutual TLS 1.3 between device certificates; a device is let in by its certificate's SHA-256 (its fingerprint) alone, checked in the handshake. Pairing pins the other device's fingerprint with a one-time code (SPAKE2). A received item goes into the app the sender named if it is registered here and opens the type, else into the app ranked first for the type, else into the download folder; never overwriting, through the same delivery as openin (docs/nearby.md).
+            Every connection is mutual TLS 1.3 between device certificates; a device is let in by its certificate's SHA-256 (its fingerprint) alone, checked in the handshake. Pairing pins the other device's fingerprint, by comparing six digits on both screens or with a one-time code (SPAKE2). A received item goes into the app the sender named if it is registered here and opens the type, else into the app ranked first for the type, else into the download folder; never overwriting, through the same delivery as openin (docs/nearby.md).
             """,
         ],
         verbs: [
@@ -43,19 +43,21 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--no-launch", help: "deliver without starting the receiving app's launch command"),
                 name, json, interface, noDiscovery,
             ], operandCount: 0...0),
-            VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: --show-code waits for one, --code CODE pairs with the one showing it", options: [
-                OptionSpec("--show-code", help: "print a one-time code and wait for a device to pair with it"),
+            VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)", options: [
+                OptionSpec("--wait", help: "wait for a device to pair with by comparing digits (findable by this device's name meanwhile)"),
+                OptionSpec("--show-code", help: "print a one-time code and wait for a device to pair with it (findable by name meanwhile)"),
                 OptionSpec("--code", value: .text("CODE"), help: "the code the other device shows"),
-                OptionSpec("--to", value: .text("HOST:PORT"), help: "where the device showing the code listens"),
-                port, name, json,
+                OptionSpec("--to", value: .text("HOST:PORT"), help: "where the waiting device listens (else DEVICE is looked for by name)"),
+                port, name, json, interface, noDiscovery,
             ], operandCount: 0...1),
             VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1),
         ],
         options: [root],
         examples: [
             ("nearby identity", "this device's fingerprint"),
-            ("nearby pair --show-code", "on one device: show a code and wait"),
-            ("nearby pair laptop --code 1234-5678 --to 10.0.0.2:53401", "on the other: pair with it"),
+            ("nearby pair --wait", "on one device: wait to pair"),
+            ("nearby pair laptop", "on the other: pair with it (both show six digits to compare)"),
+            ("nearby pair laptop --code 1234-5678 --to 10.0.0.2:53401", "pair by the code `nearby pair --show-code` shows there (scripts)"),
             ("nearby receive --mode paired", "take items from paired devices"),
             ("nearby send report.pdf --to laptop --app com.example.reader", "into the reader app on the laptop"),
         ],

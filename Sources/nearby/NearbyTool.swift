@@ -196,37 +196,66 @@ struct NearbyTool: Sendable {
         }
     }
 
-    /// `pair --show-code` (B: print a code, wait for one device) or `pair [DEVICE] --code CODE --to HOST:PORT` (A).
+    /// `pair --wait` / `pair --show-code` (B: wait for one device, findable by name meanwhile),
+    /// or `pair DEVICE|--to HOST:PORT [--code CODE]` (A): by comparing digits, or by the code.
     func pair() throws -> Int32 {
         let side = Pairing.Side(root: root, name: deviceName, receivePort: defaultPort)
         let json = self.json
+        let waiting = command.flag(.wait) || command.flag(.showCode)
+        if waiting {
+            guard !(command.flag(.wait) && command.flag(.showCode)) else { throw NearbyError.pairing("--wait and --show-code exclude each other") }
+            guard command[.code] == nil, command[.to] == nil, command.operands.isEmpty else {
+                throw NearbyError.pairing("the waiting device takes no DEVICE, --to or --code: give those on the other device")
+            }
+        }
+        let discoverable = !command.flag(.noDiscovery)
+        let interfaces = self.interfaces
+        let port = command[.port].flatMap(Int.init) ?? defaultPort + 1
         if command.flag(.showCode) {
-            guard command[.code] == nil else { throw NearbyError.pairing("--show-code and --code exclude each other") }
             let code = PairingCode.random()
-            let port = command[.port].flatMap(Int.init) ?? defaultPort + 1
-            return AsyncBridge.run {
-                do {
-                    let device = try await Pairing.showCode(side, code: code, port: port) { port in
-                        if json { print(json: .dictionary(["event": .string("code"), "code": .string(code.digits), "port": .integer(Int64(port))])) }
-                        else { Output.line("code: \(code)\nwaiting on port \(port) for a device to pair (nearby pair --code \(code) --to HOST:\(port))") }
-                    }
-                    Self.paired(device, json: json)
-                    return 0
-                } catch {
-                    Output.error("nearby: \(error)")
-                    return 1
+            return Self.finishing(json: json) {
+                try await Pairing.showCode(side, code: code, port: port, discoverable: discoverable, interfaces: interfaces) { port in
+                    if json { print(json: .dictionary(["event": .string("code"), "code": .string(code.digits), "port": .integer(Int64(port))])) }
+                    else { Output.line("code: \(code)\nwaiting on port \(port) for a device to pair (there: nearby pair \(side.name) --code \(code))") }
                 }
             }
         }
-        guard let typed = command[.code] else { throw NearbyError.pairing("give --show-code on one device and --code CODE on the other") }
-        guard let code = PairingCode(typed: typed) else { throw NearbyError.pairing("'\(typed)' is not an eight-digit code") }
-        guard let to = command[.to] else { throw NearbyError.pairing("--to HOST:PORT: where the device showing the code listens") }
-        let (host, port) = try SendTarget.parseAddress(to)
+        if command.flag(.wait) {
+            return Self.finishing(json: json) {
+                try await Pairing.waitToCompare(side, port: port, discoverable: discoverable, interfaces: interfaces, listening: { port in
+                    if json { print(json: .dictionary(["event": .string("waiting"), "port": .integer(Int64(port))])) }
+                    else { Output.line("waiting on port \(port) for a device to pair (there: nearby pair \(side.name))") }
+                }, confirm: { await ComparisonPrompt.ask($0, json: json) })
+            }
+        }
+        guard let target = command.operands.first ?? command[.to] else {
+            throw NearbyError.pairing("give --wait or --show-code on one device, and its name (or --to HOST:PORT) on the other")
+        }
+        let (host, peerPort): (String, Int)
+        if let to = command[.to] {
+            (host, peerPort) = try SendTarget.parseAddress(to)
+        } else {
+            guard discoverable else { throw NearbyError.pairing("with --no-discovery, give --to HOST:PORT") }
+            guard let found = try DeviceFinder.waitingToPair(named: target, interfaces: interfaces) else {
+                throw NearbyError.pairing("no device called '\(target)' is waiting to pair (nearby pair --wait or --show-code there; or --to HOST:PORT)")
+            }
+            (host, peerPort) = (found.host, found.port)
+        }
         let name = command.operands.first
-        return AsyncBridge.run {
+        if let typed = command[.code] {
+            guard let code = PairingCode(typed: typed) else { throw NearbyError.pairing("'\(typed)' is not an eight-digit code") }
+            return Self.finishing(json: json) { try await Pairing.pair(side, code: code, host: host, port: peerPort, name: name) }
+        }
+        return Self.finishing(json: json) {
+            try await Pairing.compare(side, host: host, port: peerPort, name: name) { await ComparisonPrompt.ask($0, json: json) }
+        }
+    }
+
+    /// Runs a pairing and prints the device paired (exit 0), or the error (exit 1).
+    static func finishing(json: Bool, _ pairing: @escaping @Sendable () async throws -> PairedDevice) -> Int32 {
+        AsyncBridge.run {
             do {
-                let device = try await Pairing.pair(side, code: code, host: host, port: port, name: name)
-                Self.paired(device, json: json)
+                paired(try await pairing(), json: json)
                 return 0
             } catch {
                 Output.error("nearby: \(error)")

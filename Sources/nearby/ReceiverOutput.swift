@@ -1,3 +1,4 @@
+import Foundation
 import Nearby
 import PropertyLists
 import ToolSupport
@@ -43,5 +44,25 @@ enum TerminalPrompt {
         Output.text("Accept? [y/N] ")
         guard let answer = readLine() else { return false }
         return answer.lowercased().hasPrefix("y")
+    }
+}
+
+/// Numeric comparison's question: the digits, and whether the other screen shows the same.
+/// Read from standard input (a terminal, or a script with `--json`); end of input is "no".
+enum ComparisonPrompt {
+    @Sendable static func ask(_ comparison: Pairing.Comparison, json: Bool) async -> Bool {
+        if json {
+            print(json: .dictionary(["event": .string("compare"), "digits": .string(comparison.digits), "device": .string(comparison.peerName),
+                                     "fingerprint": .string(comparison.peerFingerprint.hex)]))
+        } else {
+            Output.line("\(comparison.peerName) (\(comparison.peerFingerprint.hex.prefix(16))…) wants to pair. Both screens must show:")
+            Output.line("    \(comparison.digits)")
+            Output.text("Do they? [y/N] ")
+        }
+        // Off the cooperative pool: reading waits for a person.
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: readLine()) }
+        }
+        return answer?.lowercased().hasPrefix("y") ?? false
     }
 }

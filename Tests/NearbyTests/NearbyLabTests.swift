@@ -4,10 +4,10 @@ import TestHelpers
 import Testing
 
 /// `nearby` between real processes on hosts in network namespaces (../shared/nearby/lab.sh,
-/// run by Fixtures/lab-session.sh, which needs root as CI has): pairing with a code, a send into
-/// an app's Inbox, a stranger refused in the handshake, kill -9 of the sender and then of the
-/// receiver in the middle of a rate-limited send, a retry that resumes, and no packet addressed
-/// outside the lab.
+/// run by Fixtures/lab-session.sh, which needs root as CI has): pairing by comparing digits with
+/// the waiting device found by its name, a send into an app's Inbox, a stranger refused in the
+/// handshake, kill -9 of the sender and then of the receiver in the middle of a rate-limited send,
+/// a retry that resumes, and no packet addressed outside the lab.
 @Suite(.serialized) struct NearbyLabTests {
     @Test func pairSendRefuseKillAndResumeAcrossNamespaces() async throws {
         let work = try TestSupport.temporaryDirectory()
@@ -29,6 +29,9 @@ import Testing
             if parts.count == 2, let value = Int(parts[1]) { facts[String(parts[0])] = value }
         }
         #expect(facts["pair_status"] == 0 && facts["show_status"] == 0, "\(run.out)")
+        // Both screens showed the same six digits (h1 found h2 by the name it announced while waiting).
+        let digits = run.out.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("digits_h") }.map { $0.split(separator: "=").last.map(String.init) ?? "" }
+        #expect(digits.count == 2 && digits[0] == digits[1] && digits[0].filter(\.isNumber).count == 6, "\(run.out)")
         #expect(facts["send_status"] == 0)
         // Discovery: the paired host finds the receiver's port by its tag; the stranger, nothing.
         let lines = run.out.split(whereSeparator: \.isNewline).map(String.init)

@@ -24,4 +24,12 @@ enum Announcement {
                                        txt: TXTRecord([("v", "1"), ("t", tags.joined(separator: ","))]), hostLabel: host)
         }
     }
+
+    /// What a device waiting to pair announces (`nearby pair --show-code` or `--wait`): its name,
+    /// so the other finds it by name, and the pairing port. Only while it waits: a stable name is
+    /// what paired mode never shows.
+    static func pairing(deviceName: String, port: Int) throws -> ServiceInstance {
+        try ServiceInstance(name: String(deviceName.prefix(63)), type: serviceType, port: UInt16(port),
+                            txt: TXTRecord([("v", "1"), ("m", "pairing")]), hostLabel: DiscoveryTag.randomLabel())
+    }
 }

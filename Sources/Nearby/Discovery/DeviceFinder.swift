@@ -15,6 +15,8 @@ public enum DeviceFinder {
         public var host: String
         /// Its port.
         public var port: Int
+        /// Whether it waits to pair (`nearby pair --show-code` or `--wait`): `port` is its pairing port.
+        public var waitingToPair = false
     }
 
     /// What `service` is: a paired device whose tag it shows, an everyone-mode device, or nothing of ours.
@@ -25,6 +27,9 @@ public enum DeviceFinder {
                 device.discoveryKey.map { DiscoveryTag.matches(tags, key: $0, publisher: device.fingerprint, now: now) } ?? false
             }) else { return nil }
             return Found(paired: device, host: host, port: Int(service.port))
+        }
+        if service.txt["m"] == "pairing" {
+            return Found(name: service.name, host: host, port: Int(service.port), waitingToPair: true)
         }
         if service.txt["m"] == "everyone", let fingerprint = service.txt["fp"].flatMap(Fingerprint.init(hex:)) {
             return Found(paired: paired.first { $0.fingerprint == fingerprint }, name: service.name, fingerprint: fingerprint, host: host,
@@ -52,12 +57,24 @@ public enum DeviceFinder {
     /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds.
     public static func find(_ device: PairedDevice, interfaces: [String]? = nil, timeout: Double = 3) throws -> Found? {
         guard device.discoveryKey != nil else { return nil }
+        return try first(interfaces: interfaces, timeout: timeout) { identify($0, paired: [device], now: Date().timeIntervalSince1970) }
+    }
+
+    /// The device called `name` that waits to pair, as soon as it is seen; `nil` after `timeout` seconds.
+    public static func waitingToPair(named name: String, interfaces: [String]? = nil, timeout: Double = 5) throws -> Found? {
+        try first(interfaces: interfaces, timeout: timeout) { service in
+            identify(service, paired: [], now: 0).flatMap { $0.waitingToPair && $0.name == name ? $0 : nil }
+        }
+    }
+
+    /// The first service `match` accepts, browsing for at most `timeout` seconds.
+    static func first(interfaces: [String]?, timeout: Double, match: @escaping @Sendable (ResolvedService) -> Found?) throws -> Found? {
         let done = DispatchSemaphore(value: 0)
         let result = FoundBox()
         let browser = try MulticastBrowser(type: Announcement.serviceType, interfaces: interfaces) { event in
             switch event {
             case .added(let service), .updated(let service):
-                if let found = identify(service, paired: [device], now: Date().timeIntervalSince1970), result.set(found) { done.signal() }
+                if let found = match(service), result.set(found) { done.signal() }
             case .removed: break
             }
         }

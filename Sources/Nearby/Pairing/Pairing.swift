@@ -1,4 +1,5 @@
 import AppRegistry
+import MulticastDNS
 import NIOCore
 import PAKE
 import SystemCalls
@@ -29,20 +30,44 @@ public enum Pairing {
     }
 
     /// B: listens on `host`:`port` for one device to pair with `code`, within `timeout` seconds.
-    /// - Parameter listening: told the port once it listens.
+    /// - Parameters:
+    ///   - discoverable: announce this device by its name over DNS-SD while waiting (on
+    ///     `interfaces`, else every multicast interface), so the other finds it by name.
+    ///   - listening: told the port once it listens.
     /// - Returns: the device pinned.
     public static func showCode(_ side: Side, code: PairingCode, host: String = "::", port: Int, timeout: Double = 300,
+                                discoverable: Bool = false, interfaces: [String]? = nil,
                                 listening: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> PairedDevice {
+        try await waitForOne(side, host: host, port: port, timeout: timeout, idle: 60, discoverable: discoverable, interfaces: interfaces,
+                             listening: listening) { connection, check, identity in
+            try await answer(connection, check: check, side: side, identity: identity, code: code)
+        }
+    }
+
+    /// Listens for one device and hands its connection to `handle`: one attempt, whatever it
+    /// does (a code is spent, a comparison is over); `nil` after `timeout` seconds is an error.
+    static func waitForOne(_ side: Side, host: String, port: Int, timeout: Double, idle: Double, discoverable: Bool, interfaces: [String]?,
+                           listening: @escaping @Sendable (Int) -> Void,
+                           handle: @escaping @Sendable (NIOAsyncChannel<Frame, Frame>, PeerCheck, DeviceIdentity) async throws -> PairedDevice)
+        async throws -> PairedDevice {
         let folder = NearbyFolder(root: side.root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: 60) { PeerCheck { _ in true } }
-        listening(listener.channel.localAddress?.port ?? port)
+        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: idle) { PeerCheck { _ in true } }
+        let bound = listener.channel.localAddress?.port ?? port
+        // Only while waiting is this device findable by its name (docs/nearby.md, Discovery).
+        let responder = discoverable
+            ? try MulticastResponder(instances: [Announcement.pairing(deviceName: side.name, port: bound)], interfaces: interfaces)
+            : nil
+        defer { responder?.stop() }
+        listening(bound)
         return try await withThrowingTaskGroup(of: PairedDevice?.self) { group in
             group.addTask {
                 try await listener.executeThenClose { inbound in
                     for try await (connection, check) in inbound {
-                        // One attempt per code: whatever this connection does, the code is spent.
-                        return try await answer(connection, check: check, side: side, identity: identity, code: code)
+                        do { return try await handle(connection, check, identity) } catch let error as NearbyError { throw error } catch {
+                            // The connection closed under us (the other device stopped or declined).
+                            throw NearbyError.pairing("the other device ended the connection: \(Connection.describe(error))")
+                        }
                     }
                     throw NearbyError.pairing("the listener closed")
                 }
@@ -58,10 +83,15 @@ public enum Pairing {
         }
     }
 
+    /// The address a peer connected from, as stored: an IPv4 peer reached through an IPv6
+    /// socket shows as ::ffff:a.b.c.d and is stored as a.b.c.d.
+    static func peerAddress(_ connection: NIOAsyncChannel<Frame, Frame>) -> String? {
+        connection.channel.remoteAddress?.ipAddress.map { $0.hasPrefix("::ffff:") && $0.contains(".") ? String($0.dropFirst(7)) : $0 }
+    }
+
     static func answer(_ connection: NIOAsyncChannel<Frame, Frame>, check: PeerCheck, side: Side, identity: DeviceIdentity,
                        code: PairingCode) async throws -> PairedDevice {
-        // An IPv4 peer reached through an IPv6 socket shows as ::ffff:a.b.c.d; stored as a.b.c.d.
-        let address = connection.channel.remoteAddress?.ipAddress.map { $0.hasPrefix("::ffff:") && $0.contains(".") ? String($0.dropFirst(7)) : $0 }
+        let address = peerAddress(connection)
         return try await connection.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
             guard let first = try await frames.next(), case .hello(let name, let receivePort) = try PairingMessage.decode(first),

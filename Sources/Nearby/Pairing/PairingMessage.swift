@@ -17,6 +17,14 @@ enum PairingMessage: Sendable, Equatable {
     case confirm(share: [UInt8], confirmation: [UInt8])
     /// B's verdict: paired (with its confirmation), or why not.
     case done(paired: Bool, confirmation: [UInt8], reason: String?)
+    /// Numeric comparison (``ComparisonDigits``): A's name, port and commitment to its nonce.
+    case compareHello(name: String, receivePort: Int, commitment: [UInt8])
+    /// B's name, port and nonce.
+    case compareReply(name: String, nonce: [UInt8], receivePort: Int)
+    /// A's nonce, which B checks against the commitment.
+    case compareReveal(nonce: [UInt8])
+    /// What the person on this side said about the digits (either side sends one).
+    case compareVerdict(confirmed: Bool, reason: String?)
 
     func encoded() -> [UInt8] {
         var d: OrderedDictionary<String, PropertyList> = [:]
@@ -29,6 +37,15 @@ enum PairingMessage: Sendable, Equatable {
             d = ["Type": .string("PairConfirm"), "Share": .data(share), "Confirmation": .data(confirmation)]
         case .done(let paired, let confirmation, let reason):
             d = ["Type": .string("PairDone"), "Paired": .bool(paired), "Confirmation": .data(confirmation)]
+            if let reason { d["Reason"] = .string(reason) }
+        case .compareHello(let name, let port, let commitment):
+            d = ["Type": .string("CompareHello"), "Name": .string(name), "ReceivePort": .integer(Int64(port)), "Commitment": .data(commitment)]
+        case .compareReply(let name, let nonce, let port):
+            d = ["Type": .string("CompareReply"), "Name": .string(name), "Nonce": .data(nonce), "ReceivePort": .integer(Int64(port))]
+        case .compareReveal(let nonce):
+            d = ["Type": .string("CompareReveal"), "Nonce": .data(nonce)]
+        case .compareVerdict(let confirmed, let reason):
+            d = ["Type": .string("CompareVerdict"), "Confirmed": .bool(confirmed)]
             if let reason { d["Reason"] = .string(reason) }
         }
         return BinaryPropertyListWriter().write(.dictionary(d))
@@ -64,6 +81,14 @@ enum PairingMessage: Sendable, Equatable {
             var reason: String?
             if case .string(let r)? = d["Reason"] { reason = r }
             return .done(paired: paired, confirmation: try data("Confirmation"), reason: reason)
+        case "CompareHello": return .compareHello(name: try name(), receivePort: try port(), commitment: try data("Commitment"))
+        case "CompareReply": return .compareReply(name: try name(), nonce: try data("Nonce"), receivePort: try port())
+        case "CompareReveal": return .compareReveal(nonce: try data("Nonce"))
+        case "CompareVerdict":
+            guard case .bool(let confirmed)? = d["Confirmed"] else { throw .pairing("CompareVerdict.Confirmed is missing") }
+            var reason: String?
+            if case .string(let r)? = d["Reason"] { reason = r }
+            return .compareVerdict(confirmed: confirmed, reason: reason)
         default: throw .pairing("unknown message '\(type)'")
         }
     }

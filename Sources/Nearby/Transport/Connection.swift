@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import SystemPackage
 
 /// The two ends of a nearby connection as async channels of ``Frame``s: mutual TLS 1.3
@@ -31,11 +32,15 @@ enum Connection {
     }
 
     /// Connects to `host`:`port`.
+    /// - Parameter awaitingHandshake: return only once the TLS handshake completed, so that
+    ///   `check` holds the peer's fingerprint before anything is written (numeric comparison
+    ///   commits to it in its first message). Otherwise writes wait for the handshake in the pipeline.
     static func connect(host: String, port: Int, identity: DeviceIdentity, check: PeerCheck, timeout: Double,
-                        idle: Double) async throws -> NIOAsyncChannel<Frame, Frame> {
+                        idle: Double, awaitingHandshake: Bool = false) async throws -> NIOAsyncChannel<Frame, Frame> {
         let context = try TLSSetup.context(identity, server: false)
+        let handshake = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
         do {
-            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.milliseconds(Int64(timeout * 1000)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
@@ -43,13 +48,24 @@ enum Connection {
                         let sync = channel.pipeline.syncOperations
                         try sync.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil,
                                                                     customVerificationCallback: TLSSetup.verifier(check)))
+                        try sync.addHandler(HandshakeWatch(handshake))
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
                         try sync.addHandler(MessageToByteHandler(FrameEncoder()))
                         return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
                     }
                 }
-        } catch { throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(describe(error))") }
+            if awaitingHandshake {
+                do { try await handshake.futureResult.get() } catch {
+                    try? await channel.channel.close()
+                    throw error
+                }
+            }
+            return channel
+        } catch {
+            handshake.fail(ChannelError.ioOnClosedChannel)
+            throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(describe(error))")
+        }
     }
 
     /// What went wrong in words: the system's reason for a failed connect (NIO's error value
@@ -63,6 +79,30 @@ enum Connection {
         }
         if error is ChannelError, case ChannelError.connectTimeout = error { return "no answer (timed out)" }
         return "\(error)"
+    }
+}
+
+/// Completes a promise when the TLS handshake completes, fails it when the connection ends or
+/// fails first (a promise left pending is a leak NIO reports).
+final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    let promise: EventLoopPromise<Void>
+
+    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted = event { promise.succeed() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.ioOnClosedChannel)
+        context.fireChannelInactive()
     }
 }
 

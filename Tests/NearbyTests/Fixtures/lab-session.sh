@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Nearby between real processes on three hosts in network namespaces (../shared/nearby/lab.sh):
-# pairing with a code, a send into an app's Inbox, a stranger refused, kill -9 of the sender and
+# pairing by comparing digits (found by name), a send into an app's Inbox, a stranger refused, kill -9 of the sender and
 # of the receiver in the middle of a rate-limited transfer followed by a retry, and the fence
 # that counts packets addressed outside the lab. Prints key=value lines for NearbyLabTests.
 #   lab-session.sh NEARBY LAB_SH WORK     (WORK holds device roots A, B, C made by the test)
@@ -24,13 +24,26 @@ for line in open(sys.argv[1]):
     d = json.loads(line)
     if sys.argv[2] in d: print(d[sys.argv[2]]); break' "$1" "$2"; }
 
-# Pairing: h2 shows a code, h1 types it.
-bg_at h2 "$NEARBY" pair --show-code --root "$WORK/B" --name h2 --port 53401 --json > "$WORK/show.out" 2>&1 & pids+=($!)
-wait_for "$WORK/show.out" '"code"'
-CODE=$(json_field "$WORK/show.out" code)
-at h1 "$NEARBY" pair h2 --code "$CODE" --to "$H2:53401" --root "$WORK/A" --name h1 --json > "$WORK/pair.out" 2>&1
-echo "pair_status=$?"
-wait "${pids[-1]}" && echo "show_status=0" || echo "show_status=$?"
+# Pairing by comparing digits, as two people do: h2 waits (findable by its name meanwhile), h1
+# pairs with "h2" by name (no address given); each side's six digits are read from its --json
+# output and, when they are the same, confirmed on both through standard input.
+mkfifo "$WORK/a.in" "$WORK/b.in"
+bg_at h2 "$NEARBY" pair --wait --root "$WORK/B" --name h2 --port 53401 --interface eth0 --json < "$WORK/b.in" > "$WORK/wait.out" 2>&1 &
+WAITER=$!; pids+=($WAITER)
+exec 7>"$WORK/b.in"
+wait_for "$WORK/wait.out" '"waiting"'
+bg_at h1 "$NEARBY" pair h2 --root "$WORK/A" --name h1 --interface eth0 --json < "$WORK/a.in" > "$WORK/pair.out" 2>&1 &
+PAIRER=$!; pids+=($PAIRER)
+exec 8>"$WORK/a.in"
+wait_for "$WORK/pair.out" '"compare"'
+wait_for "$WORK/wait.out" '"compare"'
+DIGITS_A=$(json_field "$WORK/pair.out" digits) DIGITS_B=$(json_field "$WORK/wait.out" digits)
+echo "digits_h1=$DIGITS_A"
+echo "digits_h2=$DIGITS_B"
+if [ -n "$DIGITS_A" ] && [ "$DIGITS_A" = "$DIGITS_B" ]; then echo y >&7; echo y >&8; else echo n >&7; echo n >&8; fi
+exec 7>&- 8>&-
+wait "$PAIRER" && echo "pair_status=0" || echo "pair_status=$?"
+wait "$WAITER" && echo "show_status=0" || echo "show_status=$?"
 
 start_receiver() {
   local before; before=$(grep -c '"listening"' "$WORK/recv.out" 2>/dev/null || true)

@@ -23,8 +23,8 @@ _nearby() {
         case " identity list status send receive pair unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --show-code --code --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then

@@ -8,7 +8,7 @@ _nearby() {
         'status:the identity, the paired devices and the spool'
         'send:send files to a paired device (or an address), into an app there'
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
-        'pair:pair with a device\: --show-code waits for one, --code CODE pairs with the one showing it'
+        'pair:pair with a device\: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
         'unpair:forget a paired device (its certificate is refused from then on)'
     )
     local state
@@ -30,7 +30,8 @@ _nearby() {
     '--port[the TCP port (default 53400; 0\: any free port, printed)]:N: ' \
     '--downloads[where items no app takes go (default\: the XDG download folder)]:directory:_files -/' \
     '--no-launch[deliver without starting the receiving app'\''s launch command]' \
-    '--show-code[print a one-time code and wait for a device to pair with it]' \
+    '--wait[wait for a device to pair with by comparing digits (findable by this device'\''s name meanwhile)]' \
+    '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
     '--code[the code the other device shows]:CODE: ' \
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
