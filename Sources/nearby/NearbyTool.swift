@@ -57,7 +57,8 @@ struct NearbyTool: Sendable {
                 return .dictionary(d)
             }
             rows += strangers.map { .dictionary(["name": .string($0.name ?? ""), "fingerprint": .string($0.fingerprint?.hex ?? ""),
-                                                  "paired": .bool(false), "inReach": .string(SendTarget(host: $0.host, port: $0.port, expected: nil).address)]) }
+                                                  "paired": .bool(false), "waitingToPair": .bool($0.waitingToPair),
+                                                  "inReach": .string(SendTarget(host: $0.host, port: $0.port, expected: nil).address)]) }
             print(json: .array(rows))
         } else {
             for device in paired.devices {
@@ -66,7 +67,8 @@ struct NearbyTool: Sendable {
                     + (seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address } ?? "not seen")))
             }
             for stranger in strangers {
-                Output.line(TerminalText.escaped("\(stranger.name ?? "?")\tnot paired (everyone)\t\(stranger.fingerprint?.hex.prefix(16) ?? "")…\t"
+                let what = stranger.waitingToPair ? "waiting to pair (nearby pair \(stranger.name ?? ""))" : "not paired (everyone)\t\(stranger.fingerprint?.hex.prefix(16) ?? "")…"
+                Output.line(TerminalText.escaped("\(stranger.name ?? "?")\t\(what)\t"
                     + "in reach at " + SendTarget(host: stranger.host, port: stranger.port, expected: nil).address))
             }
         }

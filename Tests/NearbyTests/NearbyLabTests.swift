@@ -29,14 +29,14 @@ import Testing
             if parts.count == 2, let value = Int(parts[1]) { facts[String(parts[0])] = value }
         }
         #expect(facts["pair_status"] == 0 && facts["show_status"] == 0, "\(run.out)")
+        #expect(lines(run.out).contains("h3_sees_waiting=h2@10.215.0.2:53401"), "\(run.out)")
         // Both screens showed the same six digits (h1 found h2 by the name it announced while waiting).
         let digits = run.out.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("digits_h") }.map { $0.split(separator: "=").last.map(String.init) ?? "" }
         #expect(digits.count == 2 && digits[0] == digits[1] && digits[0].filter(\.isNumber).count == 6, "\(run.out)")
         #expect(facts["send_status"] == 0)
         // Discovery: the paired host finds the receiver's port by its tag; the stranger, nothing.
-        let lines = run.out.split(whereSeparator: \.isNewline).map(String.init)
-        #expect(lines.contains("h1_sees_h2_at=10.215.0.2:53500"), "\(run.out)")
-        #expect(lines.contains("h3_sees=[]"), "\(run.out)")
+        #expect(lines(run.out).contains("h1_sees_h2_at=10.215.0.2:53500"), "\(run.out)")
+        #expect(lines(run.out).contains("h3_sees=[]"), "\(run.out)")
         #expect(facts["stranger_status"] == 1, "a stranger is declined, exit 1")
         #expect(facts["interrupted_send_status"] == 2, "the send whose receiver died fails")
         #expect(facts["resumed_send_status"] == 0)
@@ -67,4 +67,6 @@ import Testing
         #expect(resumed == facts["killed_receiver_at"], "\(done)")
         #expect(resumed > 0 && resumed + sent == size, "\(done)")
     }
+
+    func lines(_ text: String) -> [String] { text.split(whereSeparator: \.isNewline).map(String.init) }
 }

@@ -32,6 +32,10 @@ bg_at h2 "$NEARBY" pair --wait --root "$WORK/B" --name h2 --port 53401 --interfa
 WAITER=$!; pids+=($WAITER)
 exec 7>"$WORK/b.in"
 wait_for "$WORK/wait.out" '"waiting"'
+# Meanwhile anyone sees a device waiting to pair, by its name.
+at h3 "$NEARBY" list --root "$WORK/C" --interface eth0 --json > "$WORK/list-waiting.out"
+echo "h3_sees_waiting=$(python3 -c 'import json,sys
+print(",".join(d["name"] + "@" + d["inReach"] for d in json.load(open(sys.argv[1])) if d.get("waitingToPair")))' "$WORK/list-waiting.out")"
 bg_at h1 "$NEARBY" pair h2 --root "$WORK/A" --name h1 --interface eth0 --json < "$WORK/a.in" > "$WORK/pair.out" 2>&1 &
 PAIRER=$!; pids+=($PAIRER)
 exec 8>"$WORK/a.in"
