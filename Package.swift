@@ -127,7 +127,8 @@ let libraryTargets: [Target] = [
         // reach it (URLs and documents) and what it can send.
         .target(
             name: "AppInterchange",
-            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls"]
+            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls",
+                           "NearbyDevices"]
         ),
         .target(
             name: "Receiver",

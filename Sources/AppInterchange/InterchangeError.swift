@@ -20,6 +20,8 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
     case receiver(ReceiverError)
     /// A system call failed.
     case system(SystemCallError)
+    /// Listing nearby devices or sending to one (`device`, when it was named) failed, and why.
+    case nearby(device: String?, reason: String)
 
     /// One sentence.
     public var description: String {
@@ -31,6 +33,7 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
         case .handler(let error): error.description
         case .receiver(let error): error.description
         case .system(let error): error.description
+        case .nearby(let device, let reason): "nearby\(device.map { " device \($0)" } ?? ""): \(reason)"
         }
     }
 }

@@ -103,13 +103,19 @@ struct NearbyTool: Sendable {
     }
 
     func send() throws -> Int32 {
-        guard let to = command[.to] else { throw NearbyError.badAddress("(no --to)") }
-        let target = try resolveTarget(to)
-        let registry = try RegistryStore.forQuery(root: root)
-        let documents = Sheet.Document.typed(command.operands, registry: registry)
-        var prepared: [OutgoingItem] = []
-        for document in documents { prepared.append(try OutgoingItem(path: document.path, type: document.type.identifier)) }
-        let items = prepared
+        let target: SendTarget, items: [OutgoingItem]
+        do {
+            guard let to = command[.to] else { throw NearbyError.badAddress("(no --to)") }
+            target = try resolveTarget(to)
+            let registry = try RegistryStore.forQuery(root: root)
+            let documents = Sheet.Document.typed(command.operands, registry: registry)
+            var prepared: [OutgoingItem] = []
+            for document in documents { prepared.append(try OutgoingItem(path: document.path, type: document.type.identifier)) }
+            items = prepared
+        } catch {
+            Self.report(error, json: json)
+            return 2
+        }
         let sender = NearbySender(root: root, deviceName: deviceName, senderApp: command[.from] ?? "org.document-interchange.nearby")
         let json = self.json
         let total = items.reduce(Int64(0)) { $0 + $1.size }
@@ -135,15 +141,22 @@ struct NearbyTool: Sendable {
                 return report.complete ? 0 : 1
             } catch let error as NearbyError {
                 line?.finish()
-                Output.error("nearby: \(error)")
+                Self.report(error, json: json)
                 if case .declined = error { return 1 }
                 return 2
             } catch {
                 line?.finish()
-                Output.error("nearby: \(error)")
+                Self.report(error, json: json)
                 return 2
             }
         }
+    }
+
+    /// Says why a send failed: on standard error, and with `--json` also as an `error` event (a
+    /// program reading the events learns why without parsing standard error).
+    static func report(_ error: any Error, json: Bool) {
+        if json { print(json: .dictionary(["event": .string("error"), "message": .string("\(error)")])) }
+        Output.error("nearby: \(error)")
     }
 
     /// `--to`: a paired device's name (at its last address), or `HOST:PORT` with the pin of

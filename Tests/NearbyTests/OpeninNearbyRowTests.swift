@@ -1,4 +1,5 @@
 import Foundation
+import OpenRequests
 @testable import Nearby
 import TestHelpers
 import Testing
@@ -37,5 +38,32 @@ import Testing
         let listed = try await Self.openin(["--root", a.root.path, TransferTests.sample("notes.txt"), "--list"])
         #expect(listed.status == 0)
         #expect(!listed.out.contains("nearby:"))
+    }
+
+    /// An app sends through AppInterchange (`nearbyDevices()`, `send(documents:toNearbyDevice:)`):
+    /// the sample Person Editor sends a person to the Person Viewer on a paired device, which gets
+    /// it in its Inbox with an open request naming the editor; an unknown device is a clear error.
+    @Test func anAppListsPairedDevicesAndSendsThroughAppInterchange() async throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device()
+        try b.pair(with: a, as: "a")
+        let person = TestSupport.packageRoot.appendingPathComponent("Samples/Documents/file.person").path
+        let editor = TestSupport.productsDirectory.appendingPathComponent("PersonEditor").path
+        let environment = ["PATH": TestSupport.productsDirectory.path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        try await TransferTests.withReceiver(b) { port, _ in
+            var paired = try PairedDevices.load(from: a.folder)
+            paired.pin(PairedDevice(name: "desk", fingerprint: b.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:\(port)"))
+            try paired.save(to: a.folder)
+            let sent = try await TestSupport.runOffPool(editor, ["send-nearby", "--root", a.root.path, "desk", person], environment: environment)
+            #expect(sent.status == 0, "\(sent.out)\(sent.stderr)")
+            #expect(sent.out.contains("to desk: com.example.person-viewer"), "\(sent.out)")
+            let unknown = try await TestSupport.runOffPool(editor, ["send-nearby", "--root", a.root.path, "laptop", person], environment: environment)
+            #expect(unknown.status == 1 && unknown.stderr.contains("no paired device is called laptop (paired: desk)"), "\(unknown.stderr)")
+        }
+        let inbox = b.inbox("com.example.person-viewer")
+        #expect(FileManager.default.contents(atPath: inbox + "/file.person") == FileManager.default.contents(atPath: person))
+        let requests = try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.person-viewer"))
+        try #require(requests.count == 1)
+        let request = try OpenRequest.read(b.requests("com.example.person-viewer") + "/" + requests[0])
+        #expect(request.sourceApplication == "com.example.person-editor")
     }
 }

@@ -10,6 +10,8 @@
 //   person-editor ask-viewer [--root DIR]                   send the request (canOpenURL first)
 //   person-editor paste-to-viewer [--root DIR] [PERSON]     put PERSON (a .person file; else a
 //                                                           built-in person) on the pasteboard, open the viewer
+//   person-editor send-nearby [--root DIR] DEVICE PERSON    send PERSON to the Person Viewer on
+//                                                           a paired nearby device (seed 001's channel)
 //   person-editor                                           what started it (run by openurl)
 import AppInterchange
 import AppRegistry
@@ -97,6 +99,20 @@ if arguments.first == "paste-to-viewer" {
     guard arguments.count <= 2 else { fail("usage: person-editor paste-to-viewer [--root DIR] [PERSON-FILE]") }
     do { print(try pasteToViewer(app, personAt: arguments.count == 2 ? arguments[1] : nil)) } catch { fail("\(error)") }
     exit(0)
+}
+
+if arguments.first == "send-nearby" {
+    // Seed 001's first channel: the person goes to the Person Viewer on a paired device.
+    guard arguments.count == 3 else { fail("usage: person-editor send-nearby [--root DIR] DEVICE PERSON-FILE") }
+    do {
+        let devices = try app.nearbyDevices()
+        guard devices.contains(where: { $0.name == arguments[1] }) else {
+            fail("no paired device is called \(arguments[1]) (paired: \(devices.map(\.name).joined(separator: ", ")))")
+        }
+        let report = try app.send(documents: [arguments[2]], toNearbyDevice: arguments[1], app: "com.example.person-viewer", lookingAround: false)
+        print("Person Editor sent \(arguments[2]) to \(report.device): " + report.destinations.map { $0 ?? "not delivered" }.joined(separator: ", "))
+        exit(report.complete ? 0 : 1)
+    } catch { fail("\(error)") }
 }
 
 let request: IncomingRequest?
