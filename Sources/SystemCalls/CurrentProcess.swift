@@ -93,6 +93,17 @@ package enum Environment {
         findExecutable(program, inPath: value("PATH") ?? "/usr/bin:/bin")
     }
 
+    /// Where one of the toolkit's own tools is: beside the running executable (the tools are
+    /// installed together, and a file manager starts its actions with whatever `PATH` the session
+    /// has, which may lack their folder), else on `PATH`.
+    package static func findCompanionTool(_ program: String) -> String? {
+        if let me = CurrentProcess.executablePath(), let slash = me.lastIndex(of: "/") {
+            let beside = String(me[..<slash]) + "/" + program
+            if FileSystem.isExecutable(beside) { return beside }
+        }
+        return findExecutable(program)
+    }
+
     /// ``findExecutable(_:)`` with `path` for `PATH`.
     package static func findExecutable(_ program: String, inPath path: String) -> String? {
         if program.contains("/") { return FileSystem.isExecutable(program) ? program : nil }

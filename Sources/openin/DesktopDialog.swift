@@ -29,8 +29,21 @@ struct DesktopDialog {
         case never
     }
 
+    /// What the dialog is for: its title and the verb of its heading.
+    enum Purpose {
+        /// The whole sheet ("Open In…").
+        case openIn
+        /// Only the paired nearby devices (`--nearby`, "Send to Nearby Device…").
+        case sendToNearbyDevice
+
+        var title: String { self == .openIn ? "Open In" : "Send to Nearby Device" }
+        var verb: String { self == .openIn ? "Open" : "Send" }
+        var preposition: String { self == .openIn ? "in" : "to" }
+    }
+
     let program: Program
     let path: String
+    var purpose = Purpose.openIn
 
     /// Whether the sheet becomes a dialog for this command line and process.
     static func trigger(asked: Bool, list: Bool) -> Trigger {
@@ -61,18 +74,18 @@ struct DesktopDialog {
     func choose(_ choices: Choices) throws(OpeninCommands.Failure) -> Int? {
         let sheet = choices.sheet
         let heading = sheet.documents.count == 1
-            ? "Open \(sheet.documents[0].path) (\(sheet.documents[0].type.identifier)) in:"
-            : "Open these \(sheet.documents.count) documents in:"
+            ? "\(purpose.verb) \(sheet.documents[0].path) (\(sheet.documents[0].type.identifier)) \(purpose.preposition):"
+            : "\(purpose.verb) these \(sheet.documents.count) documents \(purpose.preposition):"
         var arguments: [String]
         switch program {
         case .zenity:
-            arguments = [path, "--list", "--title=Open In", "--text=" + Self.markup(heading, compressed: true), "--width=760", "--height=440",
+            arguments = [path, "--list", "--title=" + purpose.title, "--text=" + Self.markup(heading, compressed: true), "--width=760", "--height=440",
                          "--column=#", "--column=Name", "--column=Kind", "--column=Why", "--hide-column=1", "--print-column=1"]
             for (index, row) in choices.rows.enumerated() {
                 arguments += [String(index + 1), Self.cell(row.name), Self.kind(row), Self.cell(row.reason)]
             }
         case .kdialog:
-            arguments = [path, "--title", "Open In", "--geometry", "760x440", "--menu", Self.markup(heading, compressed: false)]
+            arguments = [path, "--title", purpose.title, "--geometry", "760x440", "--menu", Self.markup(heading, compressed: false)]
             for (index, row) in choices.rows.enumerated() {
                 arguments += [String(index + 1), Self.cell("\(row.name)  (\(Self.kind(row)))  \(row.reason)")]
             }
@@ -101,8 +114,8 @@ struct DesktopDialog {
     /// Says what went wrong in a dialog (the user has no terminal to read it on).
     func showError(_ message: String) {
         let arguments: [String] = switch program {
-        case .zenity: [path, "--error", "--title=Open In", "--no-markup", "--text=" + message]
-        case .kdialog: [path, "--title", "Open In", "--error", Self.markup(message, compressed: false)]
+        case .zenity: [path, "--error", "--title=" + purpose.title, "--no-markup", "--text=" + message]
+        case .kdialog: [path, "--title", purpose.title, "--error", Self.markup(message, compressed: false)]
         }
         _ = try? run(arguments)
     }

@@ -46,10 +46,12 @@ struct OpeninCommands {
         let everyApp = command.flag(.all) || command[.to] != nil
         // Linux desktop applications are offered when no device root was named (`--root` stands
         // for another device), or with --desktop-apps; never with --no-desktop-apps.
-        let desktopApps = !command.flag(.noDesktopApps) && (command.flag(.desktopApps) || root.origin != .explicit)
-        let configuration = DocumentChooser.Configuration(
+        let nearbyOnly = command.flag(.nearby)
+        let desktopApps = !nearbyOnly && !command.flag(.noDesktopApps) && (command.flag(.desktopApps) || root.origin != .explicit)
+        var configuration = DocumentChooser.Configuration(
             sourceApplication: command[.from] ?? Delivery.defaultSourceApplication, exclude: Set(command.all(.exclude)),
             apps: everyApp ? .every : .relevant, desktopApps: desktopApps ? LinuxApps(mode: command.flag(.gio) ? .gio : .recommended) : nil)
+        configuration.nearbyDevicesOnly = nearbyOnly
         let chooser: DocumentChooser
         do { chooser = try DocumentChooser(root: root, registry: registry, configuration: configuration) } catch { throw Failure(message: "\(error)") }
         let choices = chooser.choices(for: documents)
@@ -57,14 +59,18 @@ struct OpeninCommands {
         // When the query ends (on every path, before the exits below as well), a watcher is
         // started if later queries would gain from one.
         defer { DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices) }
+        if nearbyOnly && choices.rows.isEmpty && DesktopDialog.trigger(asked: command.flag(.dialog), list: command.flag(.list) || command.flag(.json)) == .never {
+            throw Failure(message: Self.noNearbyDevice, status: 1)
+        }
         if let target = command[.to] { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
         if let type = command[.activity] { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
         let sheet = choices.sheet
         // Started from the desktop (no terminal at all), or --dialog: the same rows as a dialog.
         if DesktopDialog.trigger(asked: command.flag(.dialog), list: command.flag(.list) || command.flag(.json)) != .never {
-            let dialog = try DesktopDialog.find()
+            var dialog = try DesktopDialog.find()
+            if nearbyOnly { dialog.purpose = .sendToNearbyDevice }
             do throws(Failure) {
-                guard !choices.rows.isEmpty else { throw Failure(message: "nothing can take \(choices.documentsPhrase)", status: 1) }
+                guard !choices.rows.isEmpty else { throw Failure(message: nearbyOnly ? Self.noNearbyDevice : "nothing can take \(choices.documentsPhrase)", status: 1) }
                 guard let index = try dialog.choose(choices) else {
                     Output.error("openin: cancelled")
                     return 1
@@ -97,6 +103,9 @@ struct OpeninCommands {
         }
         return try perform(.success(choices.rows[choice]), of: choices, chooser: chooser)
     }
+
+    /// What `--nearby` says when no device is paired.
+    static let noNearbyDevice = "no device is paired with this one: pair one with nearby pair (docs/nearby.md)"
 
     func annotation() throws(Failure) -> PropertyList? {
         guard let text = command[.annotation] else { return nil }

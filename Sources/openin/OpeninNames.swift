@@ -7,6 +7,7 @@ enum OpeninOption: String, OptionName {
     case root = "--root"
     case list = "--list"
     case dialog = "--dialog"
+    case nearby = "--nearby"
     case json = "--json"
     case explain = "--explain"
     case all = "--all"

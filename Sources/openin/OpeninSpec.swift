@@ -27,6 +27,7 @@ let openinSpec = ToolSpec(
         OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist"),
         OptionSpec("--list", short: "-l", help: "print the sheet instead of showing it"),
         OptionSpec("--dialog", help: "show the sheet as a desktop dialog (zenity or kdialog); the default when started with no terminal and a display"),
+        OptionSpec("--nearby", help: "offer only the paired nearby devices (a file manager's Send to Nearby Device…; docs/nearby.md)"),
         OptionSpec("--json", help: "the sheet (or default list) as JSON"),
         OptionSpec("--explain", help: "why each app is eligible and ranks where it does"),
         OptionSpec("--all", help: "also the apps that are not eligible, and why"),

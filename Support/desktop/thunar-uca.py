@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Adds (or replaces) Thunar's custom action "Open In…" in uca.xml, keeping the user's own actions.
+"""Adds (or replaces) Thunar's custom actions "Open In…" and "Send to Nearby Device…" in uca.xml,
+keeping the user's own actions.
 
 thunar-uca.py UCA_XML OPENIN_PATH. Thunar reads $XDG_CONFIG_HOME/Thunar/uca.xml, a list of
-<action> elements each with a <unique-id>; ours is org.document-interchange.openin. The file is
+<action> elements each with a <unique-id>; ours are org.document-interchange.openin and
+org.document-interchange.nearby. The file is
 written to a temporary name and renamed into place. A uca.xml that is not well-formed XML is left
 alone and reported (exit 1): it is the user's, and guessing would lose their actions.
 """
@@ -12,15 +14,20 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-UNIQUE_ID = "org.document-interchange.openin"
+# Per action: unique id, icon, name, openin's options, description.
+ACTIONS = [
+    ("org.document-interchange.openin", "document-open", "Open In…", "--dialog", "Choose an app or an activity for these files"),
+    ("org.document-interchange.nearby", "network-wireless", "Send to Nearby Device…", "--nearby --dialog",
+     "Send these files into an app on a paired nearby device"),
+]
 
 
-def action(openin: str) -> ET.Element:
+def action(openin: str, unique_id: str, icon: str, name: str, options: str, description: str) -> ET.Element:
     element = ET.Element("action")
-    fields = [("icon", "document-open"), ("name", "Open In…"), ("submenu", ""), ("unique-id", UNIQUE_ID),
+    fields = [("icon", icon), ("name", name), ("submenu", ""), ("unique-id", unique_id),
               # Thunar expands %F into the selected paths, each quoted, then parses the line as a shell would.
-              ("command", shlex.quote(openin) + " --dialog %F"),
-              ("description", "Choose an app or an activity for these files"), ("range", ""), ("patterns", "*")]
+              ("command", shlex.quote(openin) + " " + options + " %F"),
+              ("description", description), ("range", ""), ("patterns", "*")]
     for tag, text in fields:
         ET.SubElement(element, tag).text = text
     for kind in ("audio-files", "image-files", "other-files", "text-files", "video-files"):
@@ -37,18 +44,20 @@ def main() -> int:
         try:
             tree = ET.parse(path)
         except ET.ParseError as error:
-            print(f"install: {path} is not well-formed XML ({error}); Thunar's action was not added", file=sys.stderr)
+            print(f"install: {path} is not well-formed XML ({error}); Thunar's actions were not added", file=sys.stderr)
             return 1
         root = tree.getroot()
         if root.tag != "actions":
-            print(f"install: {path} has <{root.tag}>, not <actions>; Thunar's action was not added", file=sys.stderr)
+            print(f"install: {path} has <{root.tag}>, not <actions>; Thunar's actions were not added", file=sys.stderr)
             return 1
     else:
         root = ET.Element("actions")
         tree = ET.ElementTree(root)
-    for old in [a for a in root.findall("action") if (a.findtext("unique-id") or "") == UNIQUE_ID]:
+    ours = {unique_id for unique_id, *_ in ACTIONS}
+    for old in [a for a in root.findall("action") if (a.findtext("unique-id") or "") in ours]:
         root.remove(old)
-    root.append(action(openin))
+    for fields in ACTIONS:
+        root.append(action(openin, *fields))
     ET.indent(tree)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)

@@ -38,6 +38,25 @@ import Testing
         let listed = try await Self.openin(["--root", a.root.path, TransferTests.sample("notes.txt"), "--list"])
         #expect(listed.status == 0)
         #expect(!listed.out.contains("nearby:"))
+        // "Send to Nearby Device…" with nothing paired says what to do.
+        let nearby = try await Self.openin(["--root", a.root.path, TransferTests.sample("notes.txt"), "--nearby", "--list"])
+        #expect(nearby.status == 1 && nearby.stderr.contains("no device is paired with this one: pair one with nearby pair"), "\(nearby.stderr)")
+    }
+
+    /// `openin --nearby` (a file manager's "Send to Nearby Device…") offers the paired devices
+    /// only: no app, no other activity.
+    @Test func theNearbySheetOffersOnlyThePairedDevices() async throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device(), c = try TransferTests.Device()
+        var paired = try PairedDevices.load(from: a.folder)
+        paired.pin(PairedDevice(name: "desk", fingerprint: b.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:9"))
+        paired.pin(PairedDevice(name: "phone", fingerprint: c.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:9"))
+        try paired.save(to: a.folder)
+        let listed = try await Self.openin(["--root", a.root.path, TransferTests.sample("notes.txt"), "--nearby", "--list", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let sheet = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])
+        #expect((sheet["apps"] as? [Any])?.isEmpty ?? true, "\(sheet)")
+        let types = (sheet["activities"] as? [[String: Any]])?.compactMap { $0["activityType"] as? String }
+        #expect(types == ["nearby:desk", "nearby:phone"], "\(sheet)")
     }
 
     /// An app sends through AppInterchange (`nearbyDevices()`, `send(documents:toNearbyDevice:)`):

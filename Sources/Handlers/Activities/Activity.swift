@@ -45,7 +45,7 @@ public struct Activity: Sendable, Hashable {
     ///   iOS's sheet), when the `nearby` tool is installed.
     public static func builtIns(documentCount count: Int, sender: String, senderIsRegistered: Bool, nearbyDevices: [String] = []) -> [Activity] {
         var result: [Activity] = []
-        if !nearbyDevices.isEmpty, Environment.findExecutable("nearby") != nil {
+        if !nearbyDevices.isEmpty, Environment.findCompanionTool("nearby") != nil {
             for device in nearbyDevices {
                 result.append(Activity(activityType: nearbyType(device), name: "Send to \(device) (nearby)", kind: .sendToNearbyDevice(device),
                                        reason: "a paired device; nearby is installed"))

@@ -117,8 +117,8 @@ public struct ActivityPerformer {
         case .sendToNearbyDevice(let device):
             // The tool, not the library: Nearby sits above the chooser (it delivers through it),
             // and a sender's progress line and exit status are the tool's.
-            let command = ["nearby", "send", "--root", delivery.root.path, "--to", device, "--from", delivery.sourceApplication]
-                + documents.map(\.path)
+            let command = [Environment.findCompanionTool("nearby") ?? "nearby", "send", "--root", delivery.root.path, "--to", device,
+                           "--from", delivery.sourceApplication, "--"] + documents.map(\.path)
             let finished: Spawn.Finished
             do { finished = try Spawn.run(command) } catch { throw .system(error) }
             guard finished.status == 0 else {

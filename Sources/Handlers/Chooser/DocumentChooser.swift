@@ -36,6 +36,9 @@ public struct DocumentChooser: Sendable {
         public var desktopApps: LinuxApps?
         /// Whether the sender is offered its own documents (an app sending a document to itself).
         public var offersSender: Bool
+        /// Only the paired nearby devices are offered (a file manager's "Send to Nearby Device…"):
+        /// no app, no other activity.
+        public var nearbyDevicesOnly = false
 
         /// A configuration; by default the relevant registered apps, no desktop apps, nothing
         /// excluded, the sender not offered.
@@ -87,6 +90,7 @@ public struct DocumentChooser: Sendable {
             bundles = read.apps
             if case .only(let id) = configuration.apps { bundles = bundles.filter { $0.bundleIdentifier == id } }
         }
+        if configuration.nearbyDevicesOnly { bundles = [] }
         let desktop = configuration.desktopApps.map { linux in
              Choices.Desktop(linux: linux, selection: linux.select(types: types, registry: registry, everyApp: configuration.apps == .every))
         }
@@ -102,6 +106,11 @@ public struct DocumentChooser: Sendable {
                                   senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry),
                                   nearbyDevices: Self.pairedDeviceNames(on: root))
         if let desktop { desktop.linux.arrange(&sheet, selection: desktop.selection) }
+        if configuration.nearbyDevicesOnly {
+            sheet.apps = []
+            sheet.refusals = []
+            sheet.activities.removeAll { if case .sendToNearbyDevice = $0.kind { false } else { true } }
+        }
         return Choices(sheet: sheet, desktop: desktop, unreadableApps: unreadable, root: root, exclude: configuration.exclude,
                        shareExtensionTypes: chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) })
     }

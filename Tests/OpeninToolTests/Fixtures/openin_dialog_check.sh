@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# openin's desktop dialog and the file managers' "Open In…" actions, as installed by
-# scripts/install, on a real X server (Xvfb) with the real zenity and kdialog driven by xdotool:
+# openin's desktop dialog and the file managers' "Open In…" and "Send to Nearby Device…" actions,
+# as installed by scripts/install, on a real X server (Xvfb) with the real zenity and kdialog driven by xdotool:
 #   openin_dialog_check.sh PACKAGE_ROOT BIN_DIR [SCREENSHOT.png]
 # Prints "ok NAME" or "FAIL NAME: why" per check and "passed N failed M"; exits 77 with
 # "skip: why" when a program it needs is missing. Each action is started as its file manager
@@ -17,7 +17,7 @@ passed=0; failed=0
 ok() { echo "ok $1"; passed=$((passed+1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed+1)); }
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected [$3], got [$2]"; fi; }
-cleanup() { [ -n "${SERVER:-}" ] && kill -9 $SERVER 2>/dev/null; wait 2>/dev/null; rm -rf $T; }
+cleanup() { for p in ${SERVER:-} ${RECEIVER:-}; do kill -9 $p 2>/dev/null; done; wait 2>/dev/null; rm -rf $T; }
 trap cleanup EXIT
 
 Xvfb -displayfd 3 -nolisten tcp -screen 0 1024x768x24 3>$T/display >$T/server.log 2>&1 < /dev/null & SERVER=$!
@@ -49,6 +49,7 @@ entry=$T/prefix/share/applications/org.document-interchange.openin.desktop
 menu=$T/prefix/share/kio/servicemenus/openin.desktop
 script="$HOME/.local/share/nautilus/scripts/Open In…"
 check "desktop entry is valid" "$(desktop-file-validate $entry 2>&1)" ""
+check "nearby desktop entry is valid" "$(desktop-file-validate $T/prefix/share/applications/org.document-interchange.nearby.desktop 2>&1)" ""
 check "service menu is executable" "$([ -x $menu ] && echo yes)" yes
 check "nautilus script is executable" "$([ -x "$script" ] && echo yes)" yes
 check "thunar keeps the user's action and has ours once" "$(python3 - $HOME/.config/Thunar/uca.xml <<'PY'
@@ -56,7 +57,7 @@ import sys, xml.etree.ElementTree as ET
 ids = [a.findtext("unique-id") for a in ET.parse(sys.argv[1]).getroot().findall("action")]
 print(" ".join(ids))
 PY
-)" "1234-1 org.document-interchange.openin"
+)" "1234-1 org.document-interchange.openin org.document-interchange.nearby"
 
 doc=$T/root/Documents/file.person
 # The row of Files (registered, opens in place, no launch command) as the sheet numbers it here:
@@ -65,11 +66,11 @@ row=$("$T/prefix/bin/openin" --list $doc | sed -n 's/^ *\([0-9][0-9]*\) .* com\.
 [ -n "$row" ] || { fail "sheet" "com.example.files is not in the sheet: $("$T/prefix/bin/openin" --list $doc)"; exit 1; }
 downs=$((row - 1))
 
-# choose NAME DOWNS KEY: waits for the dialog titled "Open In", notes which program shows it,
-# presses Down DOWNS times (the first row has the cursor) and then KEY.
+# choose NAME DOWNS KEY [TITLE]: waits for the dialog titled TITLE (default "Open In"), notes
+# which program shows it, presses Down DOWNS times (the first row has the cursor) and then KEY.
 choose() {
   local wid
-  wid=$(timeout 30 xdotool search --sync --name "^Open In" 2>/dev/null | head -1)
+  wid=$(timeout 30 xdotool search --sync --name "^${4:-Open In}" 2>/dev/null | head -1)
   [ -n "$wid" ] || { fail "$1" "no dialog appeared"; return 1; }
   cat /proc/$(xdotool getwindowpid $wid)/comm > $T/$1.program 2>/dev/null
   sleep 0.5
@@ -120,6 +121,37 @@ gio launch $entry $doc </dev/null >$T/gio.out 2>&1
 choose gio $downs Return
 for i in $(seq 300); do [ "$(requests)" = 3 ] && break; sleep 0.1; done
 check "desktop entry through gio launch: delivered" "$(requests)" 3
+
+# "Send to Nearby Device…": only the paired devices are offered, and choosing one sends there with
+# nearby send. The other device is a second root paired by code on loopback, its receiver on
+# loopback; the pair's discovery key is removed so the send goes to the address noted, without
+# looking for the device on this machine's networks (tests never browse the host's interfaces).
+nb=$T/prefix/bin/nearby
+number() { sed -n "s/.*\"$1\":\"\{0,1\}\([0-9]*\).*/\1/p" "$2" | head -1; }
+cp -R "$pkg/Samples" $T/other; rm -rf $T/other/registry.bin $T/other/Containers $T/other/Nearby
+"$nb" pair --show-code --no-discovery --root $T/other --name desk --port 0 --json > $T/show.out 2>&1 &
+for i in $(seq 100); do grep -q '"code"' $T/show.out 2>/dev/null && break; sleep 0.1; done
+"$nb" pair --code "$(number code $T/show.out)" --to "127.0.0.1:$(number port $T/show.out)" --root $T/root > $T/pair.out 2>&1
+check "nearby: paired by code" "$?" 0
+"$nb" receive --root $T/other --mode paired --listen 127.0.0.1 --port 0 --no-launch --no-discovery --json > $T/recv.out 2>&1 & RECEIVER=$!
+for i in $(seq 100); do grep -q '"listening"' $T/recv.out 2>/dev/null && break; sleep 0.1; done
+"$T/prefix/bin/plutil" -remove Devices.0.DiscoveryKey $T/root/Nearby/Paired.plist >/dev/null
+"$T/prefix/bin/plutil" -replace Devices.0.LastAddress -string "127.0.0.1:$(number port $T/recv.out)" $T/root/Nearby/Paired.plist >/dev/null
+received() { ls $T/other/Containers/*/Documents/Inbox/file*.person 2>/dev/null | wc -l; }
+nearby_script="$HOME/.local/share/nautilus/scripts/Send to Nearby Device…"
+(cd $T/root/Documents && "$nearby_script" file.person </dev/null >$T/nautilus-nearby.out 2>$T/nautilus-nearby.err; echo $? > $T/nautilus-nearby.status) &
+choose nautilus-nearby 1 Return "Send to Nearby Device"  # one row: Down stays on it
+check "nearby nautilus script: zenity, titled Send to Nearby Device" "$(cat $T/nautilus-nearby.program)" zenity
+check "nearby nautilus script: sent" "$(finished nautilus-nearby)" 0
+check "nearby nautilus script: says so" "$(grep -c 'sent 1 document to desk (nearby)' $T/nautilus-nearby.out)" 1
+check "nearby nautilus script: received on the other device" "$(received)" 1
+exec_line=$(sed -n 's/^Exec=//p' $T/prefix/share/kio/servicemenus/nearby.desktop)
+(export XDG_CURRENT_DESKTOP=KDE; eval "${exec_line//%F/\"$doc\"}" </dev/null >$T/dolphin-nearby.out 2>$T/dolphin-nearby.err; echo $? > $T/dolphin-nearby.status) &
+choose dolphin-nearby 1 Return "Send to Nearby Device"
+check "nearby service menu: kdialog on KDE" "$(cat $T/dolphin-nearby.program)" kdialog
+check "nearby service menu: sent" "$(finished dolphin-nearby)" 0
+check "nearby service menu: received on the other device" "$(received)" 2
+check "nearby: nothing delivered on this device meanwhile" "$(requests)" 3
 
 echo "passed $passed failed $failed"
 [ $failed -eq 0 ]

@@ -18,8 +18,8 @@ _openin() {
         case " default watch " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --list -l --dialog --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --list -l --dialog --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then

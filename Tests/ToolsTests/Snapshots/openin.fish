@@ -4,6 +4,7 @@ complete -c openin -f -n '__fish_use_subcommand' -a watch -d 'keep watching this
 complete -c openin -l root -r -x -a '(__fish_complete_directories)' -d 'the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist'
 complete -c openin -l list -s l -d 'print the sheet instead of showing it'
 complete -c openin -l dialog -d 'show the sheet as a desktop dialog (zenity or kdialog); the default when started with no terminal and a display'
+complete -c openin -l nearby -d 'offer only the paired nearby devices (a file manager\'s Send to Nearby Device…; docs/nearby.md)'
 complete -c openin -l json -d 'the sheet (or default list) as JSON'
 complete -c openin -l explain -d 'why each app is eligible and ranks where it does'
 complete -c openin -l all -d 'also the apps that are not eligible, and why'

@@ -11,6 +11,7 @@ _openin() {
     '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder); it must exist]:directory:_files -/' \
     '(-l --list)'{-l,--list}'[print the sheet instead of showing it]' \
     '--dialog[show the sheet as a desktop dialog (zenity or kdialog); the default when started with no terminal and a display]' \
+    '--nearby[offer only the paired nearby devices (a file manager'\''s Send to Nearby Device…; docs/nearby.md)]' \
     '--json[the sheet (or default list) as JSON]' \
     '--explain[why each app is eligible and ranks where it does]' \
     '--all[also the apps that are not eligible, and why]' \
