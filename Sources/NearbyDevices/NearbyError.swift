@@ -24,6 +24,8 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
     case notAFile(String)
     /// Pairing failed (wrong code, code used, timeout).
     case pairing(String)
+    /// A session ran past its total time (the sender is told why).
+    case timedOut(String)
 
     /// One sentence.
     public var description: String {
@@ -42,6 +44,7 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
         case .declined(let reason): "declined: \(reason)"
         case .notAFile(let path): "\(path): not a readable regular file"
         case .pairing(let detail): "pairing: \(detail)"
+        case .timedOut(let detail): "timed out: \(detail)"
         }
     }
 }

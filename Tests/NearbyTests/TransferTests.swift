@@ -368,4 +368,33 @@ import Testing
         #expect(asked.withLock { $0 } == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
     }
+
+    /// The total timeout: a sender that trickles its bytes (each frame well inside the idle
+    /// timeout) is closed once the session runs past its grace plus its bytes at the minimum rate.
+    @Test func aSenderThatTricklesIsClosedAtTheSessionsDeadline() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let started = ContinuousClock.now
+        try await Self.withReceiver(b, configure: { $0.minimumRate = 1000; $0.sessionGrace = 0.5 }) { port, events in
+            try await RawSession.run(a, port: port) { raw in
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: "com.example.notes", transfer: [UInt8](repeating: 6, count: 16),
+                                        items: [ItemOffer(name: "slow.txt", type: "public.plain-text", size: 2000)]))
+                guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                try await raw.send(.upload(token: token, item: 0, offset: 0))
+                // 100 bytes every 0.3 s: 6 s for 2,000 bytes, the deadline is 2.5 s.
+                do {
+                    for _ in 0..<20 {
+                        try await raw.data(Array(repeating: 0x41, count: 100))
+                        try await Task.sleep(for: .milliseconds(300))
+                    }
+                } catch {}
+                let reply = try? await raw.receive()
+                guard case .refused(let why)? = reply else { Issue.record("expected a refusal, got \(String(describing: reply))"); return }
+                #expect(why.contains("ran past its time"), "\(why)")
+            }
+            #expect(await eventually(120) { events.all.contains { if case .failed(let why) = $0 { why.contains("ran past its time") } else { false } } })
+        }
+        #expect(ContinuousClock.now - started < .seconds(5.5))
+        #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/slow.txt"))
+    }
 }

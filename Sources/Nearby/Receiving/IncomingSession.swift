@@ -29,6 +29,14 @@ struct IncomingSession {
         var spool: Spool
         var token: [UInt8]
         var held: [Int64]
+        /// When the session must be over (``ReceiverConfiguration/minimumRate``).
+        var deadline: Double
+
+        /// Throws once the session has run past its deadline.
+        func checkDeadline() throws(NearbyError) {
+            guard Clock.monotonic() > deadline else { return }
+            throw .timedOut("the session ran past its time (slower than the receiver's minimum rate): closed")
+        }
     }
 
     func run(_ inbound: inout some FrameSource,
@@ -57,13 +65,17 @@ struct IncomingSession {
         for (index, item) in items.enumerated() {
             held.append(try settle(index, item: item, spool: spool, destination: destinations[index], senderApp: senderApp, annotation: annotation))
         }
+        // The total timeout: the grace plus what is left to send at the slowest rate allowed.
+        let remaining = zip(items, held).reduce(Int64(0)) { $0 &+ max(0, $1.0.size - $1.1) }
+        let deadline = Clock.monotonic() + configuration.sessionGrace + Double(remaining) / Double(max(1, configuration.minimumRate))
         var token = [UInt8](repeating: 0, count: 16)
         for i in token.indices { token[i] = UInt8.random(in: 0...255) }
         events(.asked(ask, accepted: true, reason: nil))
         try await outbound.write(SessionMessage.answer(accepted: true, reason: nil, token: token, held: held).frame)
         var accepted = Accepted(senderName: senderName, senderApp: senderApp, items: items, names: names, destinations: destinations,
-                                spool: spool, token: token, held: held)
+                                spool: spool, token: token, held: held, deadline: deadline)
         while let frame = try await inbound.next() {
+            try accepted.checkDeadline()
             guard frame.kind == .message, case .upload(let token, let index, let offset) = try Self.message(frame) else {
                 throw NearbyError.protocolViolation("expected an upload")
             }
@@ -181,6 +193,7 @@ struct IncomingSession {
             guard let frame = try await inbound.next() else {
                 throw NearbyError.connection("the sender stopped after \(position) of \(item.size) bytes of item \(index)")
             }
+            try accepted.checkDeadline()
             guard frame.kind == .data else { throw NearbyError.protocolViolation("a message in the middle of item \(index)'s bytes") }
             let count = Int64(frame.payload.readableBytes)
             guard count <= item.size - position else {

@@ -24,6 +24,12 @@ public struct ReceiverConfiguration: Sendable {
     public var maximumSessions = 8
     /// Seconds a session may stay silent before it is closed.
     public var idleTimeout: Double = 30
+    /// The slowest average a session may keep, in bytes per second: an accepted session has
+    /// ``sessionGrace`` seconds plus its remaining bytes at this rate, then it is closed (a sender
+    /// that trickles a byte now and then holds a session slot for no longer than that).
+    public var minimumRate: Int64 = 64 << 10
+    /// Seconds every accepted session gets beyond its bytes at ``minimumRate``.
+    public var sessionGrace: Double = 120
     /// Seconds an unpaired sender's ask may wait for the user.
     public var askTimeout: Double = 60
     /// Asks an unpaired sender (one certificate, or one network address) may put to the person
