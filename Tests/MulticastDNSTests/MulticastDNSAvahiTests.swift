@@ -3,20 +3,8 @@ import TestHelpers
 import Testing
 @testable import MulticastDNS
 
-/// MulticastDNS's Avahi path against real avahi-daemons, each on a private dbus-daemon inside a
-/// lab host (../shared/nearby/lab.sh, run by Fixtures/avahi-lab.sh, which needs root as CI has,
-/// avahi-daemon and dbus-daemon: scripts/install-dependencies --tests), with python-zeroconf 0.154
-/// and our built-in engine as the other peers: published through Avahi and found by
-/// python-zeroconf, with no udp/5353 socket of our own; browsing through Avahi, resolved to the
-/// same values the built-in browser gives; automatic falling back to the built-in engine without
-/// a daemon, at once; a taken name replaced by Avahi's alternative; the daemon stopping under a
-/// publishing responder. No packet leaves the lab.
-@Suite(.serialized) struct MulticastDNSAvahiTests {
-    static var labReady: Bool {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon")
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
-    }
-
+/// Choosing the Avahi path without a daemon to reach.
+struct AvahiFallbackTests {
     /// Without a daemon to reach (no bus at the address libdbus reads), automatic is the built-in
     /// engine at once, and says why; `.avahi` throws the reason. On the loopback interface, with
     /// a bus address that names nothing: nothing here can reach a daemon or leave the machine.
@@ -44,8 +32,24 @@ import Testing
         #expect(builtIn.backend == .builtIn && builtIn.fallbackReason == nil)
         builtIn.stop()
     }
+}
 
-    @Test(.enabled(if: labReady, "needs root (network namespaces), avahi-daemon and dbus-daemon"))
+/// MulticastDNS's Avahi path against real avahi-daemons, each on a private dbus-daemon inside a
+/// lab host (../shared/nearby/lab.sh, run by Fixtures/avahi-lab.sh, which needs root as CI has,
+/// avahi-daemon and dbus-daemon: scripts/install-dependencies --tests), with python-zeroconf 0.154
+/// and our built-in engine as the other peers: published through Avahi and found by
+/// python-zeroconf, with no udp/5353 socket of our own; browsing through Avahi, resolved to the
+/// same values the built-in browser gives; automatic falling back to the built-in engine without
+/// a daemon, at once; a taken name replaced by Avahi's alternative; the daemon stopping under a
+/// publishing responder. No packet leaves the lab. In MulticastDNSLabTests, whose tests run one
+/// at a time: both make the python-zeroconf venv when it is missing, which two at once would spoil.
+extension MulticastDNSLabTests {
+    static var avahiLabReady: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+    }
+
+    @Test(.enabled(if: avahiLabReady, "needs root (network namespaces), avahi-daemon and dbus-daemon"))
     func throughAvahiDaemonsInTheLab() throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
