@@ -128,10 +128,11 @@ public final class MulticastBrowser: Sendable {
     /// the sockets are closed or the Avahi client is gone, and ``events`` has finished. Calling
     /// it again does nothing.
     public func stop() {
-        let (avahi, engine) = state.withLock { state in
-            state.stopped = true
-            return (state.avahi, state.engine)
+        let (avahi, engine, first) = state.withLock { state in
+            defer { state.stopped = true }
+            return (state.avahi, state.engine, !state.stopped)
         }
+        guard first else { return }
         if let avahi {
             for session in avahi.sessions { session.stop(reportRemovals: false) }
             avahi.connection.close()

@@ -116,10 +116,11 @@ public final class MulticastResponder: Sendable {
     /// the sockets are closed, or the daemon has withdrawn the records and the Avahi client is
     /// gone. Calling it again does nothing.
     public func stop() {
-        let (avahi, engine) = state.withLock { state in
-            state.stopped = true
-            return (state.avahi, state.engine)
+        let (avahi, engine, first) = state.withLock { state in
+            defer { state.stopped = true }
+            return (state.avahi, state.engine, !state.stopped)
         }
+        guard first else { return }
         if let avahi {
             avahi.publisher.withdraw()
             avahi.connection.close()

@@ -6,7 +6,7 @@
 //       publishes until SIGTERM/SIGINT or the duration ends, then says goodbye
 //   mdns-probe browse --interface eth0 --type T [--duration S]     every event until then
 //   mdns-probe lookup --interface eth0 --type T --timeout S        one-shot browse, one line
-//   every command but churn takes --backend automatic|avahi|built-in (default built-in); publish
+//   every command takes --backend automatic|avahi|built-in (default built-in); publish
 //   and browse say which one runs ("backend", "fallback") at the start and whenever it or the
 //   published names change (checked every 20 ms)
 //   mdns-probe churn --interface eth0 --times N                    starts and stops a responder
@@ -165,8 +165,8 @@ do throws(MulticastDNSError) {
         let instance = try ServiceInstance(name: "churn", type: type, port: 9, hostLabel: "churn")
         let before = descriptorsAndThreads()
         for _ in 0..<times {
-            let responder = try MulticastResponder(instances: [instance], interfaces: interfaces)
-            let browser = try MulticastBrowser(type: type, interfaces: interfaces)
+            let responder = try MulticastResponder(instances: [instance], interfaces: interfaces, backend: backend)
+            let browser = try MulticastBrowser(type: type, interfaces: interfaces, backend: backend)
             browser.stop()
             responder.stop()
         }

@@ -107,8 +107,14 @@ extension MulticastDNSLabTests {
         #expect(facts["f_fallback"]?.hasPrefix("avahi-daemon went away") == true, "\(facts)")
         #expect((facts["f_switch_ms"].flatMap(Int.init) ?? .max) <= 1000, "\(facts)")
         #expect(facts["f_udp5353_h1"] == "mdns-probe", "\(facts)")
-        #expect(facts["f_seen_from_h3"] == "Fay", "\(facts)")
+        #expect(facts["f_seen_from_h3"] == "Fay,Hal zc", "\(facts)")
         #expect(facts["f_stopped"] == "stopped" && (facts["f_stop_ms"].flatMap(Int.init) ?? .max) < 3000, "\(facts)")
+        #expect(facts["f_browser_backend_after"] == "built-in", "\(facts)")
+        #expect(facts["f_browser_hal"] == "added,removed,added", "\(facts)")
+        // G: through Avahi, 30 starts and stops leave no descriptor or thread.
+        #expect(facts["g_times"] == "30")
+        #expect(facts["g_fds_before"] != nil && facts["g_fds_before"] == facts["g_fds_after"], "\(facts)")
+        #expect(facts["g_threads_before"] != nil && facts["g_threads_before"] == facts["g_threads_after"], "\(facts)")
         #expect(facts["fence"] == "0", "packets addressed outside the lab")
     }
 }

@@ -53,7 +53,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         self.connection = connection
         self.type = type
         self.report = report
-        let started: Bool = connection.withLock {
+        let started: Bool? = connection.withLock {
             browser = avahi_service_browser_new(connection.client, AvahiConnection.interfaceIndex(interface), AvahiProtocol(AVAHI_PROTO_UNSPEC),
                                                 type.description, nil, AvahiLookupFlags(rawValue: 0), { _, interface, proto, event, name, _, _, _, userdata in
                 guard let userdata else { return }
@@ -62,7 +62,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             }, Unmanaged.passUnretained(self).toOpaque())
             return browser != nil
         }
-        guard started else { throw .avahiFailed(operation: "browse for \(type)", reason: connection.lastError) }
+        guard started == true else { throw .avahiFailed(operation: "browse for \(type)", reason: connection.lastError) }
     }
 
     /// Frees the browser, resolvers and record browsers; reports nothing more. With `reportRemovals`,

@@ -19,6 +19,9 @@ final class AvahiConnection: @unchecked Sendable {
     /// The thread running a callback now (0 when none): ``withLock(_:)`` called from inside a
     /// callback must not take the poll's lock again, which is not recursive.
     private let dispatchingThread = Atomic<UInt>(0)
+    /// Whether the client and poll are freed. Held while another thread works under the poll's
+    /// lock, so that a close cannot free them in between; never taken on the poll's thread, which
+    /// a close waits for.
     private let closed = Mutex(false)
     /// Called once, on the poll's thread with its lock held, when the daemon goes away after the
     /// connection was running (it stopped or restarted, or the bus did).
@@ -75,21 +78,25 @@ final class AvahiConnection: @unchecked Sendable {
     /// Calls `handler` once when the daemon goes away (it stopped or restarted, or the bus did):
     /// on the poll's thread with its lock held, or at once on this thread when it has already.
     func onFailure(_ handler: @escaping @Sendable (String) -> Void) {
-        let failed: String? = withLock {
+        let failed: String?? = withLock {
             if case .failed(let reason) = progress.withLock({ $0 }) { return reason }
             onFailure = handler
             return nil
         }
-        if let failed { handler(failed) }
+        if let failed = failed ?? nil { handler(failed) }
     }
 
     /// Runs `body` with the poll's lock held (at once when called from a callback, which holds it
-    /// already). The corresponding C functions are `avahi_threaded_poll_lock` and `…_unlock`.
-    func withLock<T>(_ body: () -> T) -> T {
+    /// already); `nil` without running it once the connection is closed, when there is nothing
+    /// left to call. The corresponding C functions are `avahi_threaded_poll_lock` and `…_unlock`.
+    func withLock<T>(_ body: () -> T) -> T? {
         if isPollThread { return body() }
-        avahi_threaded_poll_lock(poll)
-        defer { avahi_threaded_poll_unlock(poll) }
-        return body()
+        return closed.withLock { closed -> T? in
+            guard !closed else { return nil }
+            avahi_threaded_poll_lock(poll)
+            defer { avahi_threaded_poll_unlock(poll) }
+            return body()
+        }
     }
 
     /// Whether the caller is a callback of this connection, on the poll's thread.
@@ -129,7 +136,8 @@ final class AvahiConnection: @unchecked Sendable {
 
     /// The last error of the client, as text. The corresponding C function is `avahi_client_errno`.
     var lastError: String {
-        withLock { client.map { AvahiConnection.text(of: avahi_client_errno($0)) } ?? "not connected" }
+        let text: String?? = withLock { client.map { AvahiConnection.text(of: avahi_client_errno($0)) } }
+        return (text ?? nil) ?? "the connection is closed"
     }
 
     /// Stops the poll's thread and frees the client, and with it every entry group and browser
@@ -138,22 +146,28 @@ final class AvahiConnection: @unchecked Sendable {
     /// Calling it again does nothing. The corresponding C functions are `avahi_threaded_poll_stop`,
     /// `avahi_client_free` and `avahi_threaded_poll_free`.
     func close() {
-        guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         if isPollThread {
             do {
                 try BackgroundThread.start { [self] in release() }
-                return
             } catch {
-                // No thread to spare: the poll's thread ends with this callback instead, and the
-                // client is left to the process's exit.
+                // No thread to spare: the poll's thread ends after this callback instead, and
+                // the client is left to the process's exit.
                 avahi_threaded_poll_quit(poll)
-                return
             }
+            return
         }
         release()
     }
 
     private func release() {
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            free()
+        }
+    }
+
+    private func free() {
         avahi_threaded_poll_stop(poll)
         if let client { avahi_client_free(client) }
         client = nil
@@ -162,7 +176,7 @@ final class AvahiConnection: @unchecked Sendable {
 
     deinit {
         // Owners close explicitly; this is the last resort, and cannot hand itself to a thread.
-        if !closed.withLock({ $0 }) && !isPollThread { release() }
+        if !isPollThread { release() }
     }
 
     /// Avahi's sentence for an error code. The corresponding C function is `avahi_strerror`.

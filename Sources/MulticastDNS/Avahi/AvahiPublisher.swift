@@ -62,7 +62,7 @@ final class AvahiPublisher: @unchecked Sendable {
         self.interfaces = interfaces.map { $0.map { AvahiConnection.interfaceIndex($0) } } ?? [AvahiConnection.interfaceIndex(nil)]
         self.addressInterfaces = addressInterfaces
         published = Mutex(instances)
-        let result: Result<Void, MulticastDNSError> = connection.withLock {
+        let result: Result<Void, MulticastDNSError>? = connection.withLock {
             do throws(MulticastDNSError) {
                 for instance in instances { entries.append(try add(instance)) }
                 noteNames()
@@ -71,6 +71,7 @@ final class AvahiPublisher: @unchecked Sendable {
                 return .failure(error)
             }
         }
+        guard let result else { throw .avahiUnavailable(reason: "the connection is closed") }
         try result.get()
     }
 

@@ -17,8 +17,12 @@
 #    --backend avahi, an error naming the reason.
 # E: a name python-zeroconf in h3 holds already: our responder through Avahi in h1 publishes
 #    under Avahi's alternative ("Gina #2"), and h2's built-in lookup sees both.
-# F: avahi-daemon stops while our responder publishes through it: the responder goes on with
-#    the built-in engine (and says why), h3's built-in lookup finds it again, and it stops.
+# F: avahi-daemon stops while our responder publishes through it and our browser browses
+#    through it, in h1: the responder goes on with the built-in engine (and says why), h3's
+#    built-in lookup finds it again, and it stops; the browser reports python-zeroconf's instance
+#    (in h3) removed and then found again by the built-in engine.
+# G: through Avahi, a responder and a browser started and stopped 30 times in one process: no
+#    descriptor or thread left.
 set -euo pipefail
 PROBE=$1 LABSH=$2 WORK=$3 VENV=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -263,7 +267,15 @@ echo "e_seen_from_h2=$(facts names "$WORK/e-lookup.out")"
 stop "$R"
 stop "$Z"
 
-# F: the daemon goes away under a publishing responder.
+# G first, while h2's daemon runs.
+at h2 env DBUS_SYSTEM_BUS_ADDRESS="$BUS2" "$PROBE" churn --backend avahi --interface eth0 --type $T --times 30 > "$WORK/g.out" 2>&1 || true
+for f in times fds_before fds_after threads_before threads_after; do echo "g_$f=$(facts field "$WORK/g.out" churned - $f)"; done
+
+# F: the daemon goes away under a publishing responder and a browser.
+bg_at h3 "$PY" "$HERE/zc-register.py" $T "Hal zc" 53408 zc-h3 "$H3" 30 v=1 > "$WORK/f-zc.out" 2>&1 & Z=$!; pids+=($Z)
+wait_for "$WORK/f-zc.out" '"registered"' || true
+bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" browse --backend automatic --interface eth0 --type $T --duration 30 > "$WORK/f-browse.out" 2>&1 & FB=$!; pids+=($FB)
+wait_for "$WORK/f-browse.out" '"added","name":"Hal zc"' || true
 bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" publish --backend automatic --interface eth0 --type $T --name "Fay" --port 53407 \
   --host-label di-h1 --txt v=1 --duration 30 > "$WORK/f-ours.out" 2>&1 & R=$!; pids+=($R)
 wait_for "$WORK/f-ours.out" '"started"' || true
@@ -283,6 +295,15 @@ t0=$(now)
 stop "$R"
 echo "f_stop_ms=$(ms "$(now)" "$t0")"
 echo "f_stopped=$(facts field "$WORK/f-ours.out" stopped - event)"
+wait_for "$WORK/f-browse.out" '"backend":"built-in"' 100 || true
+echo "f_browser_backend_after=$(facts field "$WORK/f-browse.out" backend - backend)"
+# Hal's events in order: found through Avahi, removed when the daemon went, found again.
+wait_for "$WORK/f-browse.out" '"removed","name":"Hal zc"' 60 || true
+for _ in $(seq 60); do [ "$(grep -c '"added","name":"Hal zc"' "$WORK/f-browse.out")" -ge 2 ] && break; sleep 0.05; done
+echo "f_browser_hal=$(python3 -c 'import json, sys
+print(",".join(d["event"] for d in map(json.loads, open(sys.argv[1])) if d.get("name") == "Hal zc"))' "$WORK/f-browse.out")"
+stop "$FB"
+stop "$Z"
 stop "$A2"
 
 echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
