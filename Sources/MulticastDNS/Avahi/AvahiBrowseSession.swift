@@ -125,11 +125,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard found, let host else { return }
         instance.port = port
         instance.txt = TXTRecord(unchecked: txt)
-        if let address, !instance.addresses.contains(address) { instance.addresses.append(address) }
         if host != instance.host {
+            // Another host: its addresses are to be learned afresh.
             instance.host = host
+            instance.addresses = []
             browseAddresses(instance, host: host)
         }
+        if let address, !instance.addresses.contains(address) { instance.addresses.append(address) }
         publish(instance)
     }
 

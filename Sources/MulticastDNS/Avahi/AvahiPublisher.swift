@@ -34,6 +34,8 @@ final class AvahiPublisher: @unchecked Sendable {
     private final class Host {
         let label: String
         var group: OpaquePointer?
+        /// The addresses published, by interface index.
+        var addresses: [UInt32: [IPAddress]] = [:]
         unowned let publisher: AvahiPublisher
 
         init(label: String, publisher: AvahiPublisher) {
@@ -90,7 +92,7 @@ final class AvahiPublisher: @unchecked Sendable {
                     let entry = entries.remove(at: index)
                     kept.append(entry)
                     let renamed = (try? entry.instance.renamed(entry.instance.name, from: instance)) ?? instance
-                    if renamed.port == entry.instance.port, renamed.type == entry.instance.type {
+                    if renamed.port == entry.instance.port, renamed.type == entry.instance.type, renamed.hostLabel == entry.instance.hostLabel {
                         if renamed.txt != entry.instance.txt { try updateTXT(entry, renamed.txt) }
                         entry.instance = renamed
                     } else {
@@ -105,6 +107,7 @@ final class AvahiPublisher: @unchecked Sendable {
             for entry in entries { free(entry) }
             entries = kept
             releaseUnusedHosts()
+            refreshHosts()
             noteNames()
         }
     }
@@ -198,7 +201,7 @@ final class AvahiPublisher: @unchecked Sendable {
         let name = label + ".local"
         if hosts[label] != nil { return name }
         let host = Host(label: label, publisher: self)
-        let group = avahi_entry_group_new(connection.client, { _, state, userdata in
+        let created = avahi_entry_group_new(connection.client, { _, state, userdata in
             guard let userdata else { return }
             let host = Unmanaged<Host>.fromOpaque(userdata).takeUnretainedValue()
             let publisher = host.publisher
@@ -210,15 +213,44 @@ final class AvahiPublisher: @unchecked Sendable {
                 }
             }
         }, Unmanaged.passUnretained(host).toOpaque())
-        guard let group else {
+        guard let created else {
             throw .avahiFailed(operation: "create an entry group for \(name)", reason: connection.lastError)
         }
-        host.group = group
+        host.group = created
         hosts[label] = host
+        try fillHost(host, addresses: currentAddresses())
+        return name
+    }
+
+    /// The addresses of the chosen interfaces now, by index.
+    private func currentAddresses() -> [UInt32: [IPAddress]] {
         var table: [UInt32: [IPAddress]] = [:]
-        for interface in (try? NetworkInterface.all()) ?? [] {
+        for interface in (try? NetworkInterface.all()) ?? [] where addressInterfaces.contains(interface.index) {
             table[interface.index] = interface.addresses.compactMap { IPAddress(bytes: $0.address) }
         }
+        return table
+    }
+
+    /// Publishes again the address records of the host names whose interfaces' addresses changed
+    /// since they were published (the daemon withdraws the old ones with goodbyes).
+    private func refreshHosts() {
+        let table = currentAddresses()
+        for host in hosts.values where host.addresses != table {
+            guard let group = host.group else { continue }
+            avahi_entry_group_reset(group)
+            do throws(MulticastDNSError) {
+                try fillHost(host, addresses: table)
+            } catch {
+                problem.withLock { $0 = error.description }
+            }
+        }
+    }
+
+    /// Adds `addresses` to the host's (empty) group and commits it.
+    private func fillHost(_ host: Host, addresses table: [UInt32: [IPAddress]]) throws(MulticastDNSError) {
+        guard let group = host.group else { return }
+        let name = host.label + ".local"
+        host.addresses = table
         var added = 0
         for index in addressInterfaces {
             for address in table[index] ?? [] {
@@ -240,7 +272,6 @@ final class AvahiPublisher: @unchecked Sendable {
                 throw .avahiFailed(operation: "commit the addresses of \(name)", reason: AvahiConnection.text(of: committed))
             }
         }
-        return name
     }
 
     /// Frees the address groups no instance names any more.
