@@ -117,4 +117,35 @@ extension MulticastDNSLabTests {
         #expect(facts["g_threads_before"] != nil && facts["g_threads_before"] == facts["g_threads_after"], "\(facts)")
         #expect(facts["fence"] == "0", "packets addressed outside the lab")
     }
+
+    /// The nearby tool through avahi-daemons (Fixtures/avahi-nearby.sh): a receiver in h1
+    /// announces through h1's daemon, on a port other than the one it was paired at, and h2's
+    /// `nearby list` and `nearby send --to h1`, browsing through h2's daemon, find it there. Here
+    /// rather than in NearbyTests: it shares this suite's lab and daemons' setup, one test at a time.
+    @Test(.enabled(if: avahiLabReady, "needs root (network namespaces), avahi-daemon and dbus-daemon"))
+    func nearbyFindsAReceiverThroughAvahi() throws {
+        let work = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for name in ["A", "B"] {
+            try FileManager.default.moveItem(at: try TestSupport.sampleDevice(), to: work.appendingPathComponent(name))
+        }
+        let notes = TestSupport.packageRoot.appendingPathComponent("Samples/Documents/notes.txt")
+        try FileManager.default.copyItem(at: notes, to: work.appendingPathComponent("notes.txt"))
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/MulticastDNSTests/Fixtures/avahi-nearby.sh").path
+        let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
+        let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
+        let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
+        let run = try TestSupport.run("/bin/bash", [script, nearby, probe, lab, work.path], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        print(run.out)
+        let lines = Set(run.out.split(whereSeparator: \.isNewline).map(String.init))
+        #expect(lines.contains("pair_status=0") && lines.contains("show_status=0"), "\(run.out)")
+        // Only avahi-daemon holds udp/5353 in h1 while the receiver announces.
+        #expect(lines.contains("udp5353_h1=avahi-daemon"), "\(run.out)")
+        // The announcement names nearby's random host label, not the daemon's host name.
+        #expect(lines.contains { $0.hasPrefix("announced_host=di-") && $0.hasSuffix(".local. 53500") }, "\(run.out)")
+        #expect(lines.contains("h2_sees_h1_at=10.219.0.1:53500"), "\(run.out)")
+        #expect(lines.contains("send_status=0") && lines.contains("received=intact"), "\(run.out)")
+        #expect(lines.contains("fence=0"), "packets addressed outside the lab")
+    }
 }

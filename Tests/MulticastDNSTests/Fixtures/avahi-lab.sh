@@ -58,75 +58,8 @@ T=_di-nearby._tcp
 lab up >/dev/null
 lab fence reset >/dev/null
 H1=$(lab addr h1) H2=$(lab addr h2) H3=$(lab addr h3)
+source "$HERE/avahi-daemons.sh"
 
-# A system bus for host $1: dbus-daemon with the system policy (so avahi-dbus.conf applies: root
-# may own org.freedesktop.Avahi), listening only on a socket in $BUSES/$1.
-bus_config() {
-  mkdir -p "$BUSES/$1"
-  cat > "$BUSES/$1/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$BUSES/$1/socket</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <includedir>/usr/share/dbus-1/system.d</includedir>
-</busconfig>
-CONF
-  echo "unix:path=$BUSES/$1/socket"
-}
-
-# avahi-daemon for host $1 on its bus: its own configuration, an empty services folder and a
-# private /run/avahi-daemon, mounted in this mount namespace only (ip netns exec gives each
-# command its own).
-avahi_config() {
-  mkdir -p "$BUSES/$1/services"
-  cat > "$BUSES/$1/avahi-daemon.conf" <<CONF
-[server]
-host-name=avahi-$1
-use-ipv4=yes
-use-ipv6=yes
-allow-interfaces=eth0
-enable-dbus=yes
-[wide-area]
-enable-wide-area=no
-[publish]
-publish-hinfo=no
-publish-workstation=no
-CONF
-}
-# Runs in the host: the bus in the background, then avahi-daemon in the foreground (exec'd, so
-# SIGTERM to this process stops the daemon; the bus goes when the lab's namespace is torn down
-# or its process is killed by cleanup).
-DAEMONS='dir=$1
-mount --bind "$dir/services" /etc/avahi/services
-{ mount -t tmpfs tmpfs /run/avahi-daemon 2>/dev/null || { mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon; }; }
-dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile > "$dir/bus.log" 2>&1 &
-echo $! > "$dir/bus.pid"
-for _ in $(seq 100); do [ -S "$dir/socket" ] && break; sleep 0.02; done
-export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
-exec avahi-daemon --file "$dir/avahi-daemon.conf" --no-drop-root --no-chroot --no-rlimits'
-start_daemons() {
-  bus_config "$1" >/dev/null
-  avahi_config "$1"
-  bg_at "$1" sh -c "$DAEMONS" sh "$BUSES/$1" > "$WORK/avahi-$1.out" 2>&1 &
-  echo $!
-}
 A1=$(start_daemons h1); pids+=($A1)
 A2=$(start_daemons h2); pids+=($A2)
 BUS1="unix:path=$BUSES/h1/socket" BUS2="unix:path=$BUSES/h2/socket"
@@ -135,8 +68,6 @@ wait_for "$WORK/avahi-h2.out" 'Server startup complete' 200 || true
 pids+=("$(cat "$BUSES/h1/bus.pid")" "$(cat "$BUSES/h2/bus.pid")")
 echo "avahi_h1=$(grep -c 'Server startup complete' "$WORK/avahi-h1.out")"
 echo "avahi_h2=$(grep -c 'Server startup complete' "$WORK/avahi-h2.out")"
-# The sockets on udp/5353 in host $1 and the programs holding them ("avahi-daemon,mdns-probe").
-udp5353() { at "$1" ss -Hulnp 'sport = :5353' | grep -o 'users:(("[^"]*"' | sed 's/users:(("//; s/"$//' | sort -u | paste -sd, -; }
 
 # A: our responder through Avahi in h1, python-zeroconf in h2.
 bg_at h2 "$PY" "$HERE/zc-browse.py" $T 10 "$H2" > "$WORK/a-zc.out" 2>&1 & ZB=$!; pids+=($ZB)
