@@ -93,6 +93,13 @@ public final class MulticastResponder: Sendable {
     /// reachable at the start (automatic), or it went away later. `nil` otherwise.
     public var fallbackReason: String? { state.withLock { $0.fallbackReason } }
 
+    /// The last request avahi-daemon refused after the start, in one sentence: an update, the
+    /// re-registration after a name collision, or its withdrawal of an instance or a host name's
+    /// addresses (`nil` when none, and with the built-in engine).
+    public var problem: String? {
+        state.withLock { $0.avahi }?.publisher.problem.withLock { $0 }
+    }
+
     /// The instances published now; through Avahi, under the names in use after collisions.
     public var instances: [ServiceInstance] {
         let avahi = state.withLock { $0.engine == nil ? $0.avahi : nil }

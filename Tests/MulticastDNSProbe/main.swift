@@ -108,7 +108,8 @@ func watch(_ signals: SignalDescriptor, _ seconds: Double?, _ last: inout [(Stri
 
 func responderState(_ responder: MulticastResponder) -> [(String, String)] {
     [("backend", quoted(responder.backend.description)), ("fallback", responder.fallbackReason.map(quoted) ?? "null"),
-     ("names", "[" + responder.instances.map { quoted($0.name) }.joined(separator: ",") + "]")]
+     ("names", "[" + responder.instances.map { quoted($0.name) }.joined(separator: ",") + "]"),
+     ("problem", responder.problem.map(quoted) ?? "null")]
 }
 
 func descriptorsAndThreads() -> (Int, Int) {

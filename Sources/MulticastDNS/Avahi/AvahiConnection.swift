@@ -124,14 +124,9 @@ final class AvahiConnection: @unchecked Sendable {
                 onFailure(reason)
             }
         }
-        // S_REGISTERING and S_COLLISION: the daemon is (re)establishing its host name; entry
-        // groups wait for S_RUNNING, browsing goes on.
-    }
-
-    /// Whether the daemon has gone away since the connection was made.
-    var hasFailed: Bool {
-        if case .failed = progress.withLock({ $0 }) { return true }
-        return false
+        // S_REGISTERING and S_COLLISION: the daemon is (re)establishing its own host name. Our
+        // entries name our host labels, not the daemon's name, so they stay as they are (Avahi's
+        // examples reset theirs here because their SRV records point at the daemon's name).
     }
 
     /// The last error of the client, as text. The corresponding C function is `avahi_client_errno`.
