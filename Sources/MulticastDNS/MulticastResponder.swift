@@ -97,7 +97,7 @@ public final class MulticastResponder: Sendable {
     /// re-registration after a name collision, or its withdrawal of an instance or a host name's
     /// addresses (`nil` when none, and with the built-in engine).
     public var problem: String? {
-        state.withLock { $0.avahi }?.publisher.problem.withLock { $0 }
+        state.withLock { $0.avahi }?.publisher.problems.text
     }
 
     /// The instances published now; through Avahi, under the names in use after collisions.

@@ -8,9 +8,7 @@ import SystemCalls
 /// The SRV records name `hostLabel.local.`, as the built-in engine's do, not the daemon's host
 /// name: a paired-mode announcement's host label is random and changes each epoch, where the
 /// daemon's name is stable and identifying. So the publisher adds that name's A and AAAA records
-/// itself, one group per host label: each chosen interface's addresses on that interface, as
-/// they are at the start and at each update, without reverse (PTR) records, which the daemon
-/// publishes for its own name already.
+/// itself (``AvahiHostRecords``), as the addresses are at the start and at each update.
 ///
 /// Everything here runs with the connection's lock held (``AvahiConnection/withLock(_:)`` or a
 /// callback), hence `@unchecked Sendable`.
@@ -30,31 +28,15 @@ final class AvahiPublisher: @unchecked Sendable {
         }
     }
 
-    /// The address records of one host label.
-    private final class Host {
-        let label: String
-        var group: OpaquePointer?
-        /// The addresses published, by interface index.
-        var addresses: [UInt32: [IPAddress]] = [:]
-        unowned let publisher: AvahiPublisher
-
-        init(label: String, publisher: AvahiPublisher) {
-            self.label = label
-            self.publisher = publisher
-        }
-    }
-
     private let connection: AvahiConnection
     /// Avahi interface indexes: one per chosen interface, or `AVAHI_IF_UNSPEC` alone for every one.
     private let interfaces: [Int32]
-    /// The interfaces whose addresses the host names get.
-    private let addressInterfaces: [UInt32]
     private var entries: [Entry] = []
-    private var hosts: [String: Host] = [:]
+    private let hosts: AvahiHostRecords
     /// The instances as published now (names after collisions), for other threads.
     let published: Mutex<[ServiceInstance]>
     /// The last request the daemon refused after the start (a group's failure, an update), if any.
-    let problem = Mutex<String?>(nil)
+    let problems = AvahiProblems()
 
     /// Publishes `instances` on `interfaces` (indexes; `nil`: every interface the daemon uses),
     /// their host names with the addresses of `addressInterfaces`. Throws when the daemon refuses
@@ -62,8 +44,8 @@ final class AvahiPublisher: @unchecked Sendable {
     init(connection: AvahiConnection, instances: [ServiceInstance], interfaces: [UInt32]?, addressInterfaces: [UInt32]) throws(MulticastDNSError) {
         self.connection = connection
         self.interfaces = interfaces.map { $0.map { AvahiConnection.interfaceIndex($0) } } ?? [AvahiConnection.interfaceIndex(nil)]
-        self.addressInterfaces = addressInterfaces
         published = Mutex(instances)
+        hosts = AvahiHostRecords(connection: connection, interfaces: addressInterfaces, problems: problems)
         let result: Result<Void, MulticastDNSError>? = connection.withLock {
             do throws(MulticastDNSError) {
                 for instance in instances { entries.append(try add(instance)) }
@@ -101,13 +83,13 @@ final class AvahiPublisher: @unchecked Sendable {
                         try fill(entry)
                     }
                 } catch {
-                    problem.withLock { $0 = error.description }
+                    problems.note(error.description)
                 }
             }
             for entry in entries { free(entry) }
             entries = kept
-            releaseUnusedHosts()
-            refreshHosts()
+            hosts.release(keeping: Set(entries.map(\.instance.hostLabel)))
+            hosts.refresh()
             noteNames()
         }
     }
@@ -117,7 +99,7 @@ final class AvahiPublisher: @unchecked Sendable {
         connection.withLock {
             for entry in entries { free(entry) }
             entries = []
-            releaseUnusedHosts()
+            hosts.release(keeping: [])
         }
     }
 
@@ -149,7 +131,7 @@ final class AvahiPublisher: @unchecked Sendable {
     /// `avahi_entry_group_commit`.
     private func fill(_ entry: Entry) throws(MulticastDNSError) {
         guard let group = entry.group else { return }
-        let hostName = try publishHost(entry.instance.hostLabel)
+        let hostName = try hosts.publish(entry.instance.hostLabel)
         // Each try renames; 64 alternatives ("… #65") means something else is wrong. No cookie:
         // the TXT record is the caller's, whatever the daemon's add-service-cookie says.
         for _ in 0..<64 {
@@ -194,96 +176,6 @@ final class AvahiPublisher: @unchecked Sendable {
         }
     }
 
-    /// Publishes the A and AAAA records of `label.local` unless they are already, and returns the
-    /// name. The corresponding C functions are `avahi_entry_group_add_address` (with
-    /// `AVAHI_PUBLISH_NO_REVERSE`) and `avahi_entry_group_commit`.
-    private func publishHost(_ label: String) throws(MulticastDNSError) -> String {
-        let name = label + ".local"
-        if hosts[label] != nil { return name }
-        let host = Host(label: label, publisher: self)
-        let created = avahi_entry_group_new(connection.client, { _, state, userdata in
-            guard let userdata else { return }
-            let host = Unmanaged<Host>.fromOpaque(userdata).takeUnretainedValue()
-            let publisher = host.publisher
-            publisher.connection.dispatch {
-                if state == AVAHI_ENTRY_GROUP_COLLISION || state == AVAHI_ENTRY_GROUP_FAILURE {
-                    // A random label another host holds too: nothing to rename it to that the
-                    // caller would know; said, not hidden.
-                    publisher.problem.withLock { $0 = "avahi-daemon withdrew the addresses of \(host.label).local: \(publisher.connection.lastError)" }
-                }
-            }
-        }, Unmanaged.passUnretained(host).toOpaque())
-        guard let created else {
-            throw .avahiFailed(operation: "create an entry group for \(name)", reason: connection.lastError)
-        }
-        host.group = created
-        hosts[label] = host
-        try fillHost(host, addresses: currentAddresses())
-        return name
-    }
-
-    /// The addresses of the chosen interfaces now, by index.
-    private func currentAddresses() -> [UInt32: [IPAddress]] {
-        var table: [UInt32: [IPAddress]] = [:]
-        for interface in (try? NetworkInterface.all()) ?? [] where addressInterfaces.contains(interface.index) {
-            table[interface.index] = interface.addresses.compactMap { IPAddress(bytes: $0.address) }
-        }
-        return table
-    }
-
-    /// Publishes again the address records of the host names whose interfaces' addresses changed
-    /// since they were published (the daemon withdraws the old ones with goodbyes).
-    private func refreshHosts() {
-        let table = currentAddresses()
-        for host in hosts.values where host.addresses != table {
-            guard let group = host.group else { continue }
-            avahi_entry_group_reset(group)
-            do throws(MulticastDNSError) {
-                try fillHost(host, addresses: table)
-            } catch {
-                problem.withLock { $0 = error.description }
-            }
-        }
-    }
-
-    /// Adds `addresses` to the host's (empty) group and commits it.
-    private func fillHost(_ host: Host, addresses table: [UInt32: [IPAddress]]) throws(MulticastDNSError) {
-        guard let group = host.group else { return }
-        let name = host.label + ".local"
-        host.addresses = table
-        var added = 0
-        for index in addressInterfaces {
-            for address in table[index] ?? [] {
-                var avahiAddress = AvahiAddress()
-                avahiAddress.proto = AvahiProtocol(address.isIPv4 ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6)
-                withUnsafeMutableBytes(of: &avahiAddress.data) { raw in raw.copyBytes(from: address.bytes) }
-                let status = avahi_entry_group_add_address(group, Int32(bitPattern: index), AvahiProtocol(AVAHI_PROTO_UNSPEC),
-                                                           AVAHI_PUBLISH_NO_REVERSE, name, &avahiAddress)
-                if status < 0 {
-                    throw .avahiFailed(operation: "add the address \(address) of \(name)", reason: AvahiConnection.text(of: status))
-                }
-                added += 1
-            }
-        }
-        // An empty group cannot be committed: an interface without addresses has nothing to say.
-        if added > 0 {
-            let committed = avahi_entry_group_commit(group)
-            if committed < 0 {
-                throw .avahiFailed(operation: "commit the addresses of \(name)", reason: AvahiConnection.text(of: committed))
-            }
-        }
-    }
-
-    /// Frees the address groups no instance names any more.
-    private func releaseUnusedHosts() {
-        let used = Set(entries.map(\.instance.hostLabel))
-        for (label, host) in hosts where !used.contains(label) {
-            if let group = host.group { avahi_entry_group_free(group) }
-            host.group = nil
-            hosts[label] = nil
-        }
-    }
-
     private func changed(_ entry: Entry, state: AvahiEntryGroupState, group: OpaquePointer?) {
         if state == AVAHI_ENTRY_GROUP_COLLISION, let group {
             // Another host holds the name: Avahi withdrew the group; publish it again under the
@@ -293,11 +185,11 @@ final class AvahiPublisher: @unchecked Sendable {
             do throws(MulticastDNSError) {
                 try fill(entry)
             } catch {
-                problem.withLock { $0 = error.description }
+                problems.note(error.description)
             }
             noteNames()
         } else if state == AVAHI_ENTRY_GROUP_FAILURE {
-            problem.withLock { $0 = "avahi-daemon withdrew \"\(entry.instance.name)\": \(connection.lastError)" }
+            problems.note("avahi-daemon withdrew \"\(entry.instance.name)\": \(connection.lastError)")
         }
     }
 
