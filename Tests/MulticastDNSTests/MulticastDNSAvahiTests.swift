@@ -101,6 +101,8 @@ extension MulticastDNSLabTests {
         // E: a taken name: Avahi's alternative, and both seen from h2.
         #expect(facts["e_names"] == "Gina #2", "\(facts)")
         #expect(facts["e_seen_from_h2"] == "Gina,Gina #2", "\(facts)")
+        // Without interfaces (every one, Avahi's AVAHI_IF_UNSPEC) on both sides.
+        #expect(facts["e_seen_through_avahi"] == "Gina@eth0:53405:10.219.0.3;Gina #2@eth0:53406:10.219.0.1", "\(facts)")
         // F: the daemon stops: the built-in engine takes over within a second, answers, stops.
         #expect(facts["f_backend_before"] == "avahi")
         #expect(facts["f_backend_after"] == "built-in", "\(facts)")

@@ -15,8 +15,9 @@
 # D: automatic without a daemon: a bus address whose socket does not exist, and a bus with no
 #    avahi-daemon on it (h3): the built-in engine, the reason, how long the start took; with
 #    --backend avahi, an error naming the reason.
-# E: a name python-zeroconf in h3 holds already: our responder through Avahi in h1 publishes
-#    under Avahi's alternative ("Gina #2"), and h2's built-in lookup sees both.
+# E: a name python-zeroconf in h3 holds already: our responder through Avahi in h1, on every
+#    interface, publishes under Avahi's alternative ("Gina #2"); h2's built-in lookup sees both,
+#    and so does h2's lookup through its daemon on every interface.
 # F: avahi-daemon stops while our responder publishes through it and our browser browses
 #    through it, in h1: the responder goes on with the built-in engine (and says why), h3's
 #    built-in lookup finds it again, and it stops; the browser reports python-zeroconf's instance
@@ -179,7 +180,9 @@ stop "$DB"
 bg_at h3 "$PY" "$HERE/zc-register.py" $T "Gina" 53405 zc-h3 "$H3" 30 v=1 > "$WORK/e-zc.out" 2>&1 & Z=$!; pids+=($Z)
 wait_for "$WORK/e-zc.out" '"registered"' || true
 sleep 0.5
-bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" publish --backend avahi --interface eth0 --type $T --name "Gina" --port 53406 \
+# No --interface: every interface (Avahi's AVAHI_IF_UNSPEC), addresses of eth0 and awdl0, of which
+# the daemon uses eth0 only (allow-interfaces).
+bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" publish --backend avahi --type $T --name "Gina" --port 53406 \
   --host-label di-h1 --txt v=9 --duration 30 > "$WORK/e-ours.out" 2>&1 & R=$!; pids+=($R)
 wait_for "$WORK/e-ours.out" '"names":\["Gina #2"\]' 100 || true
 echo "e_names=$(python3 -c 'import json, sys
@@ -195,6 +198,12 @@ print(last)' "$WORK/e-ours.out")"
 sleep 1
 at h2 "$PROBE" lookup --backend built-in --interface eth0 --type $T --timeout 1.5 > "$WORK/e-lookup.out" 2>&1 || true
 echo "e_seen_from_h2=$(facts names "$WORK/e-lookup.out")"
+# And browsing through h2's daemon on every interface: both, on eth0, with Gina #2 at h1's address.
+at h2 env DBUS_SYSTEM_BUS_ADDRESS="$BUS2" "$PROBE" lookup --backend avahi --type $T --timeout 1.5 > "$WORK/e-lookup-avahi.out" 2>&1 || true
+echo "e_seen_through_avahi=$(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    print(";".join(f"{s['"'"'name'"'"']}@{s['"'"'interface'"'"']}:{s['"'"'port'"'"']}:{s['"'"'addresses'"'"'][0]}" for s in d.get("services", [])))' "$WORK/e-lookup-avahi.out")"
 stop "$R"
 stop "$Z"
 
