@@ -6,12 +6,15 @@
 //       publishes until SIGTERM/SIGINT or the duration ends, then says goodbye
 //   mdns-probe browse --interface eth0 --type T [--duration S]     every event until then
 //   mdns-probe lookup --interface eth0 --type T --timeout S        one-shot browse, one line
+//   mdns-probe first --interface eth0 --type T --timeout S         browses until the first
+//       addition and stops the browser from inside that event's callback; "first", then "done"
 //   every command takes --backend automatic|avahi|built-in (default built-in); publish
 //   and browse say which one runs ("backend", "fallback") at the start and whenever it or the
 //   published names change (checked every 20 ms)
 //   mdns-probe churn --interface eth0 --times N                    starts and stops a responder
 //       and a browser N times; the descriptors and threads before and after
 import MulticastDNS
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -161,6 +164,24 @@ do throws(MulticastDNSError) {
     case "lookup":
         let found = try MulticastBrowser.browse(type: type, interfaces: interfaces, timeout: option("timeout").flatMap(Double.init) ?? 1, backend: backend)
         emit([("event", quoted("found")), ("services", "[" + found.map { json(describe($0)) }.joined(separator: ",") + "]")])
+    case "first":
+        // The browser, for its own callback to stop (set before any instance is published).
+        let slot = Mutex<MulticastBrowser?>(nil)
+        let stopped = Mutex(false)
+        let browser = try MulticastBrowser(type: type, interfaces: interfaces, backend: backend) { event in
+            guard case .added(let service) = event, let browser = slot.withLock({ $0 }) else { return }
+            browser.stop()
+            stopped.withLock { $0 = true }
+            emit([("event", quoted("first"))] + describe(service))
+        }
+        slot.withLock { $0 = browser }
+        emit([("event", quoted("browsing")), ("backend", quoted(browser.backend.description))])
+        let end = Clock.monotonic() + (option("timeout").flatMap(Double.init) ?? 5)
+        while !stopped.withLock({ $0 }) && Clock.monotonic() < end { Clock.sleep(0.01) }
+        let inCallback = stopped.withLock { $0 }
+        browser.stop()
+        slot.withLock { $0 = nil }
+        emit([("event", quoted("done")), ("stopped_in_callback", String(inCallback))])
     case "churn":
         let times = option("times").flatMap(Int.init) ?? 20
         let instance = try ServiceInstance(name: "churn", type: type, port: 9, hostLabel: "churn")

@@ -23,7 +23,8 @@
 #    built-in lookup finds it again, and it stops; the browser reports python-zeroconf's instance
 #    (in h3) removed and then found again by the built-in engine.
 # G: through Avahi, a responder and a browser started and stopped 30 times in one process: no
-#    descriptor or thread left.
+#    descriptor or thread left; and a browser stopped from inside its own event callback (its
+#    first addition, a built-in responder starting in h3) ends cleanly.
 set -euo pipefail
 PROBE=$1 LABSH=$2 WORK=$3 VENV=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -210,6 +211,13 @@ stop "$Z"
 # G first, while h2's daemon runs.
 at h2 env DBUS_SYSTEM_BUS_ADDRESS="$BUS2" "$PROBE" churn --backend avahi --interface eth0 --type $T --times 30 > "$WORK/g.out" 2>&1 || true
 for f in times fds_before fds_after threads_before threads_after; do echo "g_$f=$(facts field "$WORK/g.out" churned - $f)"; done
+bg_at h2 env DBUS_SYSTEM_BUS_ADDRESS="$BUS2" "$PROBE" first --backend avahi --interface eth0 --type $T --timeout 8 > "$WORK/g-first.out" 2>&1 & FB=$!; pids+=($FB)
+wait_for "$WORK/g-first.out" '"browsing"' || true
+bg_at h3 "$PROBE" publish --backend built-in --interface eth0 --type $T --name "Ivy" --port 53409 --host-label di-h3 --duration 2 > "$WORK/g-ivy.out" 2>&1 & R=$!; pids+=($R)
+set +e; wait "$FB"; echo "g_first_status=$?"; set -e
+echo "g_first=$(facts field "$WORK/g-first.out" first - name)"
+echo "g_stopped_in_callback=$(facts field "$WORK/g-first.out" done - stopped_in_callback)"
+wait "$R" || true
 
 # F: the daemon goes away under a publishing responder and a browser.
 bg_at h3 "$PY" "$HERE/zc-register.py" $T "Hal zc" 53408 zc-h3 "$H3" 30 v=1 > "$WORK/f-zc.out" 2>&1 & Z=$!; pids+=($Z)
