@@ -31,7 +31,8 @@ public final class MulticastBrowser: Sendable {
     private let deliver: @Sendable (BrowseEvent) -> Void
     /// The type browsed for.
     public let type: ServiceType
-    /// The names of the interfaces it browses on.
+    /// The names of the interfaces it browses on (through Avahi without `interfaces:`, the daemon
+    /// works on those it uses, as they come and go; these are the ones up when it started).
     public let interfaces: [String]
     /// Every event, in order (the newest 1024 are kept while nobody reads); it ends when the
     /// browser stops.

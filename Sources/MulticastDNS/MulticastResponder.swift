@@ -23,7 +23,8 @@ public final class MulticastResponder: Sendable {
     private let state: Mutex<State>
     private let published: Mutex<[ServiceInstance]>
     private let interfaceSet: InterfaceSet
-    /// The names of the interfaces it answers on.
+    /// The names of the interfaces it answers on (through Avahi without `interfaces:`, the daemon
+    /// works on those it uses, as they come and go; these are the ones up when it started).
     public let interfaces: [String]
 
     /// Starts publishing `instances` on the interfaces called `interfaces` (`nil`: every interface
