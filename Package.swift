@@ -66,6 +66,11 @@ let libraryTargets: [Target] = [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The machine's avahi-daemon over D-Bus, which MulticastDNS publishes and browses through
+        // when one runs (so that it never opens udp/5353 beside it). No pkgConfig: avahi-client.pc
+        // adds -D_REENTRANT, a flag SwiftPM refuses with a warning on every build; the headers and
+        // libraries are in the default paths, and the module map links them.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .target(name: "CDBusShims"),
         // Linux desktop applications: .desktop files, mimeapps.list, GIO-compatible choice and launching.
         .target(
@@ -205,8 +210,9 @@ let libraryTargets: [Target] = [
         ),
         // DNS-SD over Multicast DNS (RFC 6762, RFC 6763): the message codec, sockets on 5353 beside
         // any other responder, a responder and a browser, each on a thread of its own. For the
-        // nearby tool's `_di-nearby._tcp`; no dependency but the system-call layer.
-        .target(name: "MulticastDNS", dependencies: ["SystemCalls"]),
+        // nearby tool's `_di-nearby._tcp`. Through the machine's avahi-daemon (libavahi-client)
+        // when one runs; the built-in engine otherwise.
+        .target(name: "MulticastDNS", dependencies: ["SystemCalls", "CAvahi"]),
         // Apart from ToolSupport: swift-log brings Swift's concurrency runtime and libdispatch, whose
         // static constructors every query tool would otherwise run (see the module's overview).
         .target(

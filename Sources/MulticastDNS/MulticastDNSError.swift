@@ -22,6 +22,12 @@ public enum MulticastDNSError: Error, Sendable, Hashable, CustomStringConvertibl
     case noInterfaces
     /// A system call failed (a socket, a group membership, the interface list).
     case system(SystemCallError)
+    /// The Avahi path was asked for (``DiscoveryBackend/avahi``) and no avahi-daemon is reachable
+    /// over D-Bus, or it did not reach its running state in time: Avahi's reason.
+    case avahiUnavailable(reason: String)
+    /// avahi-daemon refused a request (`operation`, such as `add service "Alice's Mac"`): Avahi's
+    /// reason.
+    case avahiFailed(operation: String, reason: String)
 
     /// One sentence.
     public var description: String {
@@ -35,6 +41,8 @@ public enum MulticastDNSError: Error, Sendable, Hashable, CustomStringConvertibl
         case .noSuchInterface(let name): "there is no network interface \"\(name)\""
         case .noInterfaces: "no network interface is up and multicast-capable"
         case .system(let error): error.description
+        case .avahiUnavailable(let reason): "no avahi-daemon is reachable over D-Bus: \(reason)"
+        case .avahiFailed(let operation, let reason): "avahi-daemon refused to \(operation): \(reason)"
         }
     }
 }

@@ -1,53 +1,142 @@
 import Synchronization
 
-/// Publishes DNS-SD service instances over Multicast DNS on chosen interfaces, on a thread of its
-/// own, beside any other responder on the host (avahi-daemon, python-zeroconf): see
-/// `ResponderRole` in the source for what it answers and how.
+/// Publishes DNS-SD service instances over Multicast DNS on chosen interfaces: through the
+/// machine's avahi-daemon when one runs, otherwise with a built-in engine on a thread of its own,
+/// beside any other responder on the host (python-zeroconf): see `ResponderRole` in the source for
+/// what the built-in engine answers and how, and ``DiscoveryBackend`` for the choice.
 ///
 /// ```swift
 /// let instance = try ServiceInstance(name: "Alice's laptop", type: "_di-nearby._tcp", port: 53400,
 ///                                    txt: TXTRecord(["v": "1", "fp": "3fa2…"]), hostLabel: "di-3fa2")
 /// let responder = try MulticastResponder(instances: [instance], interfaces: ["eth0"])
 /// // … later
-/// responder.stop()   // goodbyes, then the thread and sockets are gone
+/// responder.stop()   // goodbyes, then the thread and sockets (or the Avahi client) are gone
 /// ```
 public final class MulticastResponder: Sendable {
-    private let engine: Engine<ResponderRole.Command>
+    private struct State {
+        var avahi: (connection: AvahiConnection, publisher: AvahiPublisher)?
+        var engine: Engine<ResponderRole.Command>?
+        var fallbackReason: String?
+        var stopped = false
+    }
+
+    private let state: Mutex<State>
     private let published: Mutex<[ServiceInstance]>
-    /// The names of the interfaces it answers on.
+    private let interfaceSet: InterfaceSet
+    /// The names of the interfaces it answers on (through Avahi without `interfaces:`, the daemon
+    /// works on those it uses, as they come and go; these are the ones up when it started).
     public let interfaces: [String]
 
     /// Starts publishing `instances` on the interfaces called `interfaces` (`nil`: every interface
-    /// that is up, multicast-capable and not the loopback, as they are now): announces them at
-    /// once and again a second later. Throws when an interface does not exist or the sockets
-    /// cannot be set up.
-    public init(instances: [ServiceInstance], interfaces: [String]? = nil) throws(MulticastDNSError) {
+    /// that is up, multicast-capable and not the loopback, as they are now; through Avahi, every
+    /// interface the daemon uses, as they come and go), through `backend`.
+    ///
+    /// The built-in engine announces at once and again a second later. Through Avahi, the daemon
+    /// probes each name first (about 750 ms, RFC 6762 §8.1), and a name another host holds is
+    /// replaced by the next one Avahi recommends (`Alice's laptop #2`; see ``instances``). Either
+    /// way the SRV record names `hostLabel.local.`, with the addresses of each interface (through
+    /// Avahi, as they are at the start and at each update). Should the daemon go away while
+    /// publishing, an automatic responder goes on with the built-in engine (see
+    /// ``fallbackReason``).
+    ///
+    /// Throws when an interface does not exist, the sockets cannot be set up, the daemon refuses a
+    /// service, or `backend` is ``DiscoveryBackend/avahi`` and no daemon is reachable.
+    public init(instances: [ServiceInstance], interfaces: [String]? = nil, backend: DiscoveryBackend = .automatic) throws(MulticastDNSError) {
         let set = try InterfaceSet(names: interfaces)
-        let transport = try MulticastTransport(interfaces: set)
+        interfaceSet = set
         self.interfaces = set.members.map(\.name)
         published = Mutex(instances)
-        engine = try Engine(transport: transport) {
+        let (connection, reason) = try backend.connect()
+        guard let connection else {
+            state = Mutex(State(engine: try Self.builtIn(instances, set), fallbackReason: reason))
+            return
+        }
+        let publisher: AvahiPublisher
+        do {
+            publisher = try AvahiPublisher(connection: connection, instances: instances, interfaces: interfaces == nil ? nil : set.members.map(\.index),
+                                           addressInterfaces: set.members.map(\.index))
+        } catch {
+            connection.close()
+            throw error
+        }
+        state = Mutex(State(avahi: (connection, publisher)))
+        connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+    }
+
+    private static func builtIn(_ instances: [ServiceInstance], _ set: InterfaceSet) throws(MulticastDNSError) -> Engine<ResponderRole.Command> {
+        let transport = try MulticastTransport(interfaces: set)
+        return try Engine(transport: transport) {
             ResponderRole(instances: instances, interfaces: set, addressBook: AddressBook())
         }
     }
 
-    /// The instances published now.
-    public var instances: [ServiceInstance] { published.withLock { $0 } }
+    /// The daemon went away: publish with the built-in engine from now on (its sockets no longer
+    /// share udp/5353 with a responder).
+    private func fallBack(_ reason: String) {
+        let instances = published.withLock { $0 }
+        state.withLock { state in
+            guard !state.stopped, state.engine == nil else { return }
+            do throws(MulticastDNSError) {
+                state.engine = try Self.builtIn(instances, interfaceSet)
+                state.fallbackReason = "avahi-daemon went away (\(reason)); publishing with the built-in engine"
+            } catch {
+                state.fallbackReason = "avahi-daemon went away (\(reason)), and the built-in engine did not start: \(error)"
+            }
+        }
+    }
+
+    /// What publishes now: ``DiscoveryBackend/avahi`` or ``DiscoveryBackend/builtIn``.
+    public var backend: DiscoveryBackend {
+        state.withLock { $0.engine == nil && $0.avahi != nil ? .avahi : .builtIn }
+    }
+
+    /// Why the built-in engine publishes although Avahi was asked for or tried: no daemon was
+    /// reachable at the start (automatic), or it went away later. `nil` otherwise.
+    public var fallbackReason: String? { state.withLock { $0.fallbackReason } }
+
+    /// The last request avahi-daemon refused after the start, in one sentence: an update, the
+    /// re-registration after a name collision, or its withdrawal of an instance or a host name's
+    /// addresses (`nil` when none, and with the built-in engine).
+    public var problem: String? {
+        state.withLock { $0.avahi }?.publisher.problems.text
+    }
+
+    /// The instances published now; through Avahi, under the names in use after collisions.
+    public var instances: [ServiceInstance] {
+        let avahi = state.withLock { $0.engine == nil ? $0.avahi : nil }
+        return avahi?.publisher.published.withLock { $0 } ?? published.withLock { $0 }
+    }
 
     /// Publishes `instances` instead: goodbyes for the records that go away, and announcements of
-    /// the new set (twice, a second apart).
+    /// the new set (twice, a second apart, by the built-in engine; as the daemon announces them
+    /// through Avahi).
     public func update(_ instances: [ServiceInstance]) {
         published.withLock { $0 = instances }
-        engine.post(.update(instances))
+        let (avahi, engine) = state.withLock { ($0.avahi, $0.engine) }
+        if let engine {
+            engine.post(.update(instances))
+        } else {
+            avahi?.publisher.update(instances)
+        }
     }
 
     /// Says goodbye for every record (TTL 0) and stops: when it returns, the thread has ended and
-    /// the sockets are closed. Calling it again does nothing.
+    /// the sockets are closed, or the daemon has withdrawn the records and the Avahi client is
+    /// gone. Calling it again does nothing.
     public func stop() {
-        engine.stop()
+        let (avahi, engine, first) = state.withLock { state in
+            defer { state.stopped = true }
+            return (state.avahi, state.engine, !state.stopped)
+        }
+        guard first else { return }
+        if let avahi {
+            avahi.publisher.withdraw()
+            avahi.connection.close()
+        }
+        engine?.stop()
     }
 
     deinit {
-        engine.stop()
+        stop()
     }
 }

@@ -6,9 +6,15 @@
 //       publishes until SIGTERM/SIGINT or the duration ends, then says goodbye
 //   mdns-probe browse --interface eth0 --type T [--duration S]     every event until then
 //   mdns-probe lookup --interface eth0 --type T --timeout S        one-shot browse, one line
+//   mdns-probe first --interface eth0 --type T --timeout S         browses until the first
+//       addition and stops the browser from inside that event's callback; "first", then "done"
+//   every command takes --backend automatic|avahi|built-in (default built-in); publish
+//   and browse say which one runs ("backend", "fallback") at the start and whenever it or the
+//   published names change (checked every 20 ms)
 //   mdns-probe churn --interface eth0 --times N                    starts and stops a responder
 //       and a browser N times; the descriptors and threads before and after
 import MulticastDNS
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -66,6 +72,14 @@ func option(_ name: String) -> String? { options[name]?.last }
 let interfaces = options["interface"]
 let type = option("type") ?? "_di-nearby._tcp"
 let duration = option("duration").flatMap(Double.init)
+// Built-in unless asked: the lab tests of the built-in engine must not reach a daemon on the
+// machine's own system bus (which would publish on the machine's network).
+let backend: DiscoveryBackend = switch option("backend") {
+case nil, "built-in": .builtIn
+case "automatic": .automatic
+case "avahi": .avahi
+case let other?: fail("unknown backend \(other): automatic, avahi or built-in")
+}
 
 func txt(_ values: [String]) throws -> TXTRecord {
     try TXTRecord(values.map { pair in
@@ -78,6 +92,27 @@ func txt(_ values: [String]) throws -> TXTRecord {
 /// `seconds`, whichever comes first.
 func waitForTermination(_ signals: SignalDescriptor, _ seconds: Double?) {
     _ = try? Poll.readable([signals.descriptor], timeout: seconds)
+}
+
+/// Like waitForTermination, and meanwhile emits a "backend" line whenever `state` changes.
+func watch(_ signals: SignalDescriptor, _ seconds: Double?, _ last: inout [(String, String)], _ state: () -> [(String, String)]) -> Bool {
+    let end = seconds.map { Clock.monotonic() + $0 }
+    while true {
+        let now = state()
+        if now.map({ $0.0 + "=" + $0.1 }) != last.map({ $0.0 + "=" + $0.1 }) {
+            emit([("event", quoted("backend"))] + now)
+            last = now
+        }
+        let slice = min(0.02, end.map { max(0, $0 - Clock.monotonic()) } ?? 0.02)
+        if (try? Poll.readable([signals.descriptor], timeout: slice))?.first == true { return true }
+        if let end, Clock.monotonic() >= end { return false }
+    }
+}
+
+func responderState(_ responder: MulticastResponder) -> [(String, String)] {
+    [("backend", quoted(responder.backend.description)), ("fallback", responder.fallbackReason.map(quoted) ?? "null"),
+     ("names", "[" + responder.instances.map { quoted($0.name) }.joined(separator: ",") + "]"),
+     ("problem", responder.problem.map(quoted) ?? "null")]
 }
 
 func descriptorsAndThreads() -> (Int, Int) {
@@ -99,38 +134,61 @@ do throws(MulticastDNSError) {
         do { instance = try ServiceInstance(name: name, type: type, port: port, txt: try txt(options["txt"] ?? []), hostLabel: host) }
         catch let error as MulticastDNSError { throw error } catch { fail("\(error)") }
         let start = Clock.system.now()
-        let responder = try MulticastResponder(instances: [instance], interfaces: interfaces)
-        emit([("event", quoted("started")), ("since", String(start)), ("interfaces", "[" + responder.interfaces.map(quoted).joined(separator: ",") + "]")])
+        let responder = try MulticastResponder(instances: [instance], interfaces: interfaces, backend: backend)
+        var last = responderState(responder)
+        emit([("event", quoted("started")), ("since", String(start)), ("interfaces", "[" + responder.interfaces.map(quoted).joined(separator: ",") + "]")] + last)
+        var terminated = false
         if let after = option("update-after").flatMap(Double.init) {
-            waitForTermination(signals, after)
+            terminated = watch(signals, after, &last) { responderState(responder) }
             let updated: ServiceInstance
             do { updated = try ServiceInstance(name: name, type: type, port: port, txt: try txt(options["update-txt"] ?? []), hostLabel: host) }
             catch let error as MulticastDNSError { throw error } catch { fail("\(error)") }
             responder.update([updated])
             emit([("event", quoted("updated"))])
         }
-        waitForTermination(signals, duration)
+        if !terminated { _ = watch(signals, duration, &last) { responderState(responder) } }
         responder.stop()
         emit([("event", quoted("stopped"))])
     case "browse":
-        let browser = try MulticastBrowser(type: type, interfaces: interfaces) { event in
+        let start = Clock.system.now()
+        let browser = try MulticastBrowser(type: type, interfaces: interfaces, backend: backend) { event in
             let kind = switch event { case .added: "added"; case .updated: "updated"; case .removed: "removed" }
             emit([("event", quoted(kind))] + describe(event.service))
         }
-        emit([("event", quoted("browsing"))])
-        waitForTermination(signals, duration)
+        let state = { [("backend", quoted(browser.backend.description)), ("fallback", browser.fallbackReason.map(quoted) ?? "null")] }
+        var last = state()
+        emit([("event", quoted("browsing")), ("since", String(start))] + last)
+        _ = watch(signals, duration, &last, state)
         browser.stop()
         emit([("event", quoted("stopped"))])
     case "lookup":
-        let found = try MulticastBrowser.browse(type: type, interfaces: interfaces, timeout: option("timeout").flatMap(Double.init) ?? 1)
+        let found = try MulticastBrowser.browse(type: type, interfaces: interfaces, timeout: option("timeout").flatMap(Double.init) ?? 1, backend: backend)
         emit([("event", quoted("found")), ("services", "[" + found.map { json(describe($0)) }.joined(separator: ",") + "]")])
+    case "first":
+        // The browser, for its own callback to stop (set before any instance is published).
+        let slot = Mutex<MulticastBrowser?>(nil)
+        let stopped = Mutex(false)
+        let browser = try MulticastBrowser(type: type, interfaces: interfaces, backend: backend) { event in
+            guard case .added(let service) = event, let browser = slot.withLock({ $0 }) else { return }
+            browser.stop()
+            stopped.withLock { $0 = true }
+            emit([("event", quoted("first"))] + describe(service))
+        }
+        slot.withLock { $0 = browser }
+        emit([("event", quoted("browsing")), ("backend", quoted(browser.backend.description))])
+        let end = Clock.monotonic() + (option("timeout").flatMap(Double.init) ?? 5)
+        while !stopped.withLock({ $0 }) && Clock.monotonic() < end { Clock.sleep(0.01) }
+        let inCallback = stopped.withLock { $0 }
+        browser.stop()
+        slot.withLock { $0 = nil }
+        emit([("event", quoted("done")), ("stopped_in_callback", String(inCallback))])
     case "churn":
         let times = option("times").flatMap(Int.init) ?? 20
         let instance = try ServiceInstance(name: "churn", type: type, port: 9, hostLabel: "churn")
         let before = descriptorsAndThreads()
         for _ in 0..<times {
-            let responder = try MulticastResponder(instances: [instance], interfaces: interfaces)
-            let browser = try MulticastBrowser(type: type, interfaces: interfaces)
+            let responder = try MulticastResponder(instances: [instance], interfaces: interfaces, backend: backend)
+            let browser = try MulticastBrowser(type: type, interfaces: interfaces, backend: backend)
             browser.stop()
             responder.stop()
         }

@@ -18,7 +18,7 @@ struct SetupErrorTests {
         let error = SystemCallError(.setsockopt, path: "udp 0.0.0.0:5353 (SO_REUSEADDR)", errno: .permissionDenied)
         #expect(throws: MulticastDNSError.system(error)) {
             try FaultInjection.with([.fail(.setsockopt, errno: .permissionDenied)]) {
-                try MulticastBrowser(type: "_di-nearby._tcp", interfaces: ["lo"])
+                try MulticastBrowser(type: "_di-nearby._tcp", interfaces: ["lo"], backend: .builtIn)
             }
         }
         #expect(MulticastDNSError.system(error).description == "cannot set an option of udp 0.0.0.0:5353 (SO_REUSEADDR): Permission denied")

@@ -7,6 +7,10 @@
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3
 export LAB=${LAB:-dtn} LAB_NET=${LAB_NET:-10.214.0}
+# No system bus: discovery through avahi-daemon would otherwise reach a daemon on the machine's
+# own bus (the lab's namespaces share its file system) and announce on the machine's network; the
+# lab's nearby uses its built-in responder, as the fence expects.
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
 lab() { bash "$LABSH" "$@"; }
 at() { local h=$1; shift; lab exec "$h" "$@"; }
 # In the background: exec'd down to the program itself, so $! is its pid (kill -9 reaches it).
