@@ -1,3 +1,4 @@
+import Foundation
 import AppRegistry
 import Handlers
 import Nearby
@@ -152,6 +153,18 @@ struct NearbyTool: Sendable {
         }
     }
 
+    /// Returns when one of `signals` arrives (read on a thread of its own: the read waits).
+    static func signalled(_ signals: SignalDescriptor) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 8)
+                defer { buffer.deallocate() }
+                _ = try? signals.descriptor.read(into: buffer)
+                continuation.resume()
+            }
+        }
+    }
+
     /// Says why a send failed: on standard error, and with `--json` also as an `error` event (a
     /// program reading the events learns why without parsing standard error).
     static func report(_ error: any Error, json: Bool) {
@@ -176,6 +189,10 @@ struct NearbyTool: Sendable {
     }
 
     func receive() throws -> Int32 {
+        // SIGTERM (systemd, kill) and SIGINT end the receiver through its own return, so that its
+        // announcement is withdrawn with goodbyes and peers forget it at once. Blocked first, on
+        // the main thread, before any other thread starts (threads inherit the mask).
+        let signals = try SignalDescriptor(SignalDescriptor.termination)
         let mode = command[.mode].flatMap(ReceiveMode.init(rawValue:)) ?? .paired
         if mode == .off {
             if json { print(json: .dictionary(["event": .string("off")])) } else { Output.line("receiving is off") }
@@ -202,7 +219,14 @@ struct NearbyTool: Sendable {
         return AsyncBridge.run {
             do {
                 let receiver = try await NearbyReceiver(settings, prompt: prompt) { event in ReceiverOutput.show(event, json: json) }
-                try await receiver.run()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await receiver.run() }
+                    group.addTask { await Self.signalled(signals) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+                return 0
+            } catch is CancellationError {
                 return 0
             } catch {
                 Output.error("nearby: \(error)")

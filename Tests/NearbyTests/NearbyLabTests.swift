@@ -41,6 +41,9 @@ import Testing
         #expect(facts["interrupted_send_status"] == 2, "the send whose receiver died fails")
         #expect(facts["resumed_send_status"] == 0)
         #expect(facts["fence"] == 0, "packets addressed outside the lab")
+        // SIGTERM: a clean exit, and goodbyes that browsers see at once.
+        #expect(facts["receiver_sigterm_status"] == 0, "\(run.out)")
+        #expect((facts["goodbye_seen_ms"] ?? .max) < 2000, "\(run.out)")
 
         let b = work.appendingPathComponent("B")
         let inbox = b.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")

@@ -105,4 +105,14 @@ set +e
 at h1 "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send4.out" 2>&1
 echo "resumed_send_status=$?"
 set -e
+# Stopped by SIGTERM (as systemd stops it), the receiver withdraws its announcement with goodbyes:
+# a browser on h1 (the probe beside nearby) sees the instance removed at once, not when its TTL ends.
+bg_at h1 "$(dirname "$NEARBY")/mdns-probe" browse --interface eth0 --duration 30 > "$WORK/browse.out" 2>&1 & BROWSER=$!; pids+=($BROWSER)
+for _ in $(seq 200); do grep -q '"added"' "$WORK/browse.out" 2>/dev/null && break; sleep 0.05; done
+stopped_at=$(date +%s.%N)
+kill -TERM "$RECEIVER"
+set +e; wait "$RECEIVER"; echo "receiver_sigterm_status=$?"; set -e
+for _ in $(seq 100); do grep -q '"removed"' "$WORK/browse.out" 2>/dev/null && break; sleep 0.02; done
+echo "goodbye_seen_ms=$(grep -q '"removed"' "$WORK/browse.out" && python3 -c "import sys,time; print(int((time.time() - float(sys.argv[1])) * 1000))" "$stopped_at" || echo none)"
+kill "$BROWSER" 2>/dev/null || true
 echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
