@@ -55,7 +55,9 @@ start_receiver() {
 }
 : > "$WORK/recv.out"
 start_receiver
-partial() { stat -c %s "$SPOOL"/*/0/.partial 2>/dev/null | head -1 || true; }
+# This item's partial file: the one written since its send began (a partial file an earlier item
+# left behind, which would be a bug, must not stand for it).
+partial() { find "$SPOOL" -name .partial -newer "$WORK/mark" -printf '%s\n' 2>/dev/null | head -1 || true; }
 # The partial file's size once it has stopped growing (the fault has taken effect); the whole
 # size when the item is complete (no partial file any more).
 settled() {
@@ -107,6 +109,7 @@ while [ "$interrupted" -lt "$COUNT" ]; do
   kind=${kinds[$((RANDOM % 4))]}
   moment=$((RANDOM % 1020))   # permille of the item; above 1000: when the item completes
   down=$(python3 -c "import random; random.seed($SEED * 1000 + $i); print(round(random.uniform(0.5, 3.0), 2))")
+  touch "$WORK/mark"; sleep 0.01
   # shellcheck disable=SC2046 # words of the command line
   bg_at h1 $(send_args "$i") > "$WORK/log/$i-0.json" 2>&1 & SENDER=$!
   at_bytes=-1 seen_partial=0
@@ -182,6 +185,7 @@ sleep 1
 # A late copy of any item, and one open request per delivery.
 late=$(find "$INBOX" -maxdepth 1 -type f 2>/dev/null | wc -l)
 requests=$(find "$REQUESTS" -maxdepth 1 -type f 2>/dev/null | wc -l)
+echo "summary_left_in_spool=$(find "$SPOOL" -mindepth 3 -maxdepth 3 ! -name .delivered | wc -l)"
 echo "summary_seed=$SEED"
 echo "summary_transfers=$transfers"
 echo "summary_interrupted=$interrupted"
