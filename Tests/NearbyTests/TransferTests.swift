@@ -309,4 +309,26 @@ import Testing
         #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/whole.txt") == Data(bytes))
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["whole.txt"])
     }
+
+    /// A request write cut off by a kill leaves AtomicFile's dot-named temporary in
+    /// `Library/OpenRequests/`; it is not a request, so the item it names is not taken for handed
+    /// over (it was, and the item was then never delivered).
+    @Test func aRequestWriteCutOffIsNotADelivery() throws {
+        let b = try Device()
+        let registry = try RegistryStore.forQuery(root: b.root)
+        let app = try #require(AppBundle.registered("com.example.notes", in: registry))
+        let container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: b.root)
+        try container.create()
+        let original = b.root.path + "/Nearby/Spool/x-y/0/cut.txt"
+        var request = OpenRequest(documentPath: container.inbox + "/cut.txt")
+        request.originalPath = original
+        request.state = .arriving
+        let written = try request.write(into: container.openRequests)
+        let folder = (written as NSString).deletingLastPathComponent, name = (written as NSString).lastPathComponent
+        try FileManager.default.moveItem(atPath: written, toPath: folder + "/." + name + ".tmp-abc")
+        #expect(!Destination.app(app).holds(original: original, root: b.root))
+        // The same request in place is what marks an interrupted delivery as handed over.
+        _ = try request.write(into: container.openRequests)
+        #expect(Destination.app(app).holds(original: original, root: b.root))
+    }
 }
