@@ -23,6 +23,7 @@ enum NearbyOption: String, OptionName {
     case code = "--code"
     case noDiscovery = "--no-discovery"
     case interface = "--interface"
+    case timeout = "--timeout"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.

@@ -3,6 +3,11 @@ import ToolSupport
 /// The TCP port a receiver listens on unless told otherwise.
 let defaultPort = 53_400
 
+/// How long `nearby list` looks for devices: the default is the fixed time it browsed before it
+/// could end early; the maximum keeps a mistyped value (`--timeout 600`) from holding a script for
+/// minutes.
+let listTimeout = (default: 1.5, maximum: 60.0)
+
 /// `nearby`'s command line, declared once (parsing, help, man page, completions).
 let nearbySpec: ToolSpec = {
     let root = OptionSpec("--root", value: .directory, help: "the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)")
@@ -24,7 +29,11 @@ let nearbySpec: ToolSpec = {
             VerbSpec("identity", summary: "this device's certificate fingerprint (made on first use)", options: [
                 json, OptionSpec("--rotate", help: "make a new key and certificate (paired devices must pair again)"),
             ], operandCount: 0...0),
-            VerbSpec("list", summary: "the paired devices, and which are in reach (DNS-SD, 1.5 s); everyone-mode devices in reach", options: [json, interface, noDiscovery], operandCount: 0...0),
+            VerbSpec("list", summary: "the paired devices, and which are in reach (DNS-SD); everyone-mode devices in reach", options: [
+                OptionSpec("--timeout", value: .number("SECONDS"),
+                           help: "look for devices at most this long (default \(listTimeout.default), at most \(Int(listTimeout.maximum))); done as soon as every paired device is seen"),
+                json, interface, noDiscovery,
+            ], operandCount: 0...0),
             VerbSpec("status", summary: "the identity, the paired devices and the spool", options: [json], operandCount: 0...0),
             VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there", options: [
                 OptionSpec("--to", value: .text("DEVICE|HOST:PORT"), help: "a paired device's name (reached at its last address) or an address"),

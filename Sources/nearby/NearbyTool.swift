@@ -47,7 +47,7 @@ struct NearbyTool: Sendable {
 
     func list() throws -> Int32 {
         let paired = try PairedDevices.load(from: folder)
-        let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces)
+        let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
         let strangers = found.filter { $0.paired == nil }
         if json {
             var rows = paired.devices.map { device -> PropertyList in
@@ -74,6 +74,16 @@ struct NearbyTool: Sendable {
             }
         }
         return 0
+    }
+
+    /// `--timeout`: the parser took only a positive number; bounded here so that a mistyped value
+    /// is a usage error, not a command that hangs.
+    func timeout() throws(UsageError) -> Double {
+        guard let text = command[.timeout], let seconds = Double(text) else { return listTimeout.default }
+        guard seconds <= listTimeout.maximum else {
+            throw UsageError("--timeout takes at most \(Int(listTimeout.maximum)) seconds, not '\(text)'", verb: "list")
+        }
+        return seconds
     }
 
     /// The interfaces named with --interface (`nil`: every multicast interface).

@@ -397,4 +397,61 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5.5))
         #expect(!FileManager.default.fileExists(atPath: b.inbox("com.example.notes") + "/slow.txt"))
     }
+
+    /// Every byte arrived but not the digest (the receiver or the sender killed, or the link cut,
+    /// right after the last data frame): the retry sends the last byte again and the digest, and
+    /// the item is delivered. Answered with everything held, the sender took it for delivered and
+    /// the item stayed in the spool (found by lab-resume.sh's random kills).
+    @Test func anItemWhoseBytesAllArrivedButNotItsDigestIsDeliveredOnTheRetry() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let dir = try TestSupport.temporaryDirectory()
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 11) }
+        let file = dir.appendingPathComponent("whole.txt")
+        try Data(bytes).write(to: file)
+        let item = try OutgoingItem(path: file.path, type: "public.plain-text")
+        let sender = NearbySender(root: a.root, deviceName: "a", senderApp: "x")
+        let target = { (port: Int) in SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint) }
+        let outbox = Outbox(folder: a.folder)
+        try await Self.withReceiver(b) { port, events in
+            let transfer = try outbox.transfer(for: outbox.key(target: target(port), items: [item]))
+            try await RawSession.run(a, port: port) { raw in
+                try await raw.send(.ask(senderName: "a", senderApp: "x", targetApp: nil, transfer: transfer, items: [item.offer]))
+                guard case .answer(true, _, let token, _)? = try await raw.receive() else { Issue.record("not accepted"); return }
+                try await raw.send(.upload(token: token, item: 0, offset: 0))
+                for chunk in stride(from: 0, to: bytes.count, by: Frame.maximumData) { try await raw.data(Array(bytes[chunk..<chunk + Frame.maximumData])) }
+                // No Uploaded: the connection ends here.
+            }
+            #expect(await eventually(120) { events.all.contains { if case .failed = $0 { true } else { false } } }, "\(events.all)")
+        }
+        let report = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
+        #expect(report.complete)
+        #expect(report.destinations == ["com.example.notes"], "delivered now, not 'delivered before'")
+        #expect(report.bytesResumed == Int64(bytes.count - 1) && report.bytesSent == 1, "\(report)")
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/whole.txt") == Data(bytes))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["whole.txt"])
+    }
+
+    /// A request write cut off by a kill leaves AtomicFile's dot-named temporary in
+    /// `Library/OpenRequests/`; it is not a request, so the item it names is not taken for handed
+    /// over (it was, and the item was then never delivered).
+    @Test func aRequestWriteCutOffIsNotADelivery() throws {
+        let b = try Device()
+        let registry = try RegistryStore.forQuery(root: b.root)
+        let app = try #require(AppBundle.registered("com.example.notes", in: registry))
+        let container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: b.root)
+        try container.create()
+        let original = b.root.path + "/Nearby/Spool/x-y/0/cut.txt"
+        var request = OpenRequest(documentPath: container.inbox + "/cut.txt")
+        request.originalPath = original
+        request.state = .arriving
+        let written = try request.write(into: container.openRequests)
+        let folder = (written as NSString).deletingLastPathComponent, name = (written as NSString).lastPathComponent
+        try FileManager.default.moveItem(atPath: written, toPath: folder + "/." + name + ".tmp-abc")
+        #expect(!Destination.app(app).holds(original: original, root: b.root))
+        // The same request in place is what marks an interrupted delivery as handed over.
+        _ = try request.write(into: container.openRequests)
+        #expect(Destination.app(app).holds(original: original, root: b.root))
+    }
 }

@@ -45,13 +45,29 @@ public enum DeviceFinder {
         return v6.isLinkLocal ? "\(v6)%\(service.interface)" : v6.description
     }
 
-    /// The devices in reach, browsing for `timeout` seconds on `interfaces` (every multicast
-    /// interface when `nil`).
+    /// The devices in reach on `interfaces` (every multicast interface when `nil`): what was seen
+    /// when every paired device that can be recognised (one with a discovery key) has been seen,
+    /// else after `timeout` seconds. With no such device it browses the whole `timeout`, since
+    /// everyone-mode devices are open-ended: there is no "all of them" to wait for.
     public static func inReach(paired: [PairedDevice], interfaces: [String]? = nil, timeout: Double = 1.5) throws -> [Found] {
-        let services = try MulticastBrowser.browse(type: Announcement.serviceType, interfaces: interfaces, timeout: timeout)
+        let awaited = Set(paired.filter { $0.discoveryKey != nil }.map(\.fingerprint))
+        let done = DispatchSemaphore(value: 0)
+        let seen = SeenSet(awaiting: awaited)
+        let browser = try MulticastBrowser(type: Announcement.serviceType, interfaces: interfaces) { event in
+            switch event {
+            case .added(let service), .updated(let service):
+                if let fingerprint = identify(service, paired: paired, now: Date().timeIntervalSince1970)?.paired?.fingerprint,
+                   seen.insert(fingerprint) { done.signal() }
+            case .removed: break
+            }
+        }
+        _ = done.wait(timeout: .now() + max(0, timeout))
+        // The browser's list already holds the service whose event signalled (it is updated first).
+        let services = browser.services
+        browser.stop()
         let now = Date().timeIntervalSince1970
-        var seen = Set<Found>()
-        return services.compactMap { identify($0, paired: paired, now: now) }.filter { seen.insert($0).inserted }
+        var unique = Set<Found>()
+        return services.compactMap { identify($0, paired: paired, now: now) }.filter { unique.insert($0).inserted }
     }
 
     /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds.
@@ -93,4 +109,21 @@ private final class FoundBox: @unchecked Sendable {
         lock.withLock { if found == nil { found = value; return true } else { return false } }
     }
     var value: DeviceFinder.Found? { lock.withLock { found } }
+}
+
+/// The paired devices seen so far while listing, filled from the browser's thread.
+private final class SeenSet: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var missing: Set<Fingerprint>
+    private var complete = false
+    init(awaiting: Set<Fingerprint>) { missing = awaiting }
+    /// Notes `fingerprint` as seen; `true` exactly once, when the last awaited device is seen.
+    func insert(_ fingerprint: Fingerprint) -> Bool {
+        lock.withLock {
+            guard !complete, missing.remove(fingerprint) != nil, missing.isEmpty else { return false }
+            complete = true
+            return true
+        }
+    }
 }

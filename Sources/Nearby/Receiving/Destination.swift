@@ -65,9 +65,13 @@ enum Destination: Sendable, Equatable {
 
     /// Whether the file at `path` was already handed to this destination: an app holds an open
     /// request whose original is `path` (a delivery interrupted after the request was written).
+    /// Only requests in place count: a dot-named file is a request write that was cut off
+    /// (AtomicFile's temporary, never renamed into place). Read as a request, it made a receiver
+    /// killed in the middle of that write mark the item delivered, while the document waited in
+    /// the app's `tmp/` and never reached the Inbox (lab-resume.sh found it).
     func holds(original path: String, root: DeviceRoot) -> Bool {
         guard case .app(let app) = self, let container = try? AppContainer(bundleIdentifier: app.bundleIdentifier, on: root) else { return false }
-        for name in FileSystem.entries(of: container.openRequests) {
+        for name in FileSystem.entries(of: container.openRequests) where !name.hasPrefix(".") {
             if let request = try? OpenRequest.read(container.openRequests + "/" + name), request.originalPath == path { return true }
         }
         return false

@@ -34,8 +34,14 @@ struct Spool {
     /// Whether item `index` was delivered.
     func isDelivered(_ index: Int) -> Bool { FileSystem.exists(marker(index)) }
 
-    /// The bytes of item `index` held on disk (flushed now), at most `size`; a longer partial file
-    /// is cut back to `size`.
+    /// The bytes of item `index` held on disk (flushed now), at most `size - 1`; a longer partial
+    /// file is cut back to `size`. A partial file with every byte was never verified: the session
+    /// ended before the sender's `Uploaded` (its SHA-256) was read, the receiver or the sender
+    /// killed, or the link cut, just after the last data frame. Reported whole, the sender would take
+    /// it for delivered and never send the digest, and the item would stay in the spool, never
+    /// delivered (the lab's random kills found this: lab-resume.sh). One byte short, the sender
+    /// sends that byte and the digest, and the item is checked and delivered; `held == size` in an
+    /// answer then means delivered, as the sender reads it.
     func held(_ index: Int, size: Int64) throws(NearbyError) -> Int64 {
         let path = partial(index)
         guard FileSystem.exists(path) else { return 0 }
@@ -45,7 +51,7 @@ struct Spool {
             guard status.kind == .regular else { throw NearbyError.corruptState(path: path, detail: "not a regular file") }
             if status.size > size { try file.truncate(to: size) }
             try file.sync()
-            return min(status.size, size)
+            return max(0, min(status.size, size - 1))
         } catch let error as NearbyError { throw error } catch let error as SystemCallError { throw .system(error) } catch {
             throw .corruptState(path: path, detail: "\(error)")
         }

@@ -65,8 +65,11 @@ start_receiver() {
 : > "$WORK/recv.out"
 start_receiver
 
-# Discovery: h1 (paired) sees h2 in reach at its port; h3 (not paired) recognises nothing.
-at h1 "$NEARBY" list --root "$WORK/A" --json > "$WORK/list-h1.out" 2>&1
+# Discovery: h1 (paired) sees h2 in reach at its port, and ends as soon as it has (a 10 s
+# timeout it must not wait out); h3 (not paired) recognises nothing.
+list_start=$(date +%s%N)
+at h1 "$NEARBY" list --root "$WORK/A" --timeout 10 --json > "$WORK/list-h1.out" 2>&1
+echo "list_ms=$(( ($(date +%s%N) - list_start) / 1000000 ))"
 at h3 "$NEARBY" list --root "$WORK/C" --json > "$WORK/list-h3.out" 2>&1
 echo "h1_sees_h2_at=$(grep -o '"inReach":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
 echo "h3_sees=$(cat "$WORK/list-h3.out")"

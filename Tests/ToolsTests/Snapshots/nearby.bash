@@ -5,6 +5,7 @@ _nearby() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --timeout) return ;;
         --interface) return ;;
         --to) return ;;
         --app) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
@@ -23,8 +24,8 @@ _nearby() {
         case " identity list status send receive pair unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then

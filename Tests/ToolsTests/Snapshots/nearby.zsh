@@ -4,7 +4,7 @@ _nearby() {
     local -a verbs
     verbs=(
         'identity:this device'\''s certificate fingerprint (made on first use)'
-        'list:the paired devices, and which are in reach (DNS-SD, 1.5 s); everyone-mode devices in reach'
+        'list:the paired devices, and which are in reach (DNS-SD); everyone-mode devices in reach'
         'status:the identity, the paired devices and the spool'
         'send:send files to a paired device (or an address), into an app there'
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
@@ -16,6 +16,7 @@ _nearby() {
     '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
     '--json[JSON output (send and receive\: one event per line)]' \
     '--rotate[make a new key and certificate (paired devices must pair again)]' \
+    '--timeout[look for devices at most this long (default 1.5, at most 60); done as soon as every paired device is seen]:SECONDS: ' \
     '*--interface[announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable]:IFACE: ' \
     '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
     '--to[a paired device'\''s name (reached at its last address) or an address]:DEVICE|HOST\:PORT: ' \
