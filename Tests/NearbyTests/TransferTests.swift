@@ -7,6 +7,7 @@ import NIOSSL
 import OpenRequests
 import PropertyLists
 import Synchronization
+import SystemCalls
 import TestHelpers
 import Testing
 
@@ -92,13 +93,15 @@ import Testing
         #expect(nearby["SenderName"] == .string("Ann's laptop"))
         #expect(nearby["PairedDevice"] == .string("a"))
         #expect(nearby["Fingerprint"] == .string(a.identity.fingerprint.hex))
-        // Delivered: the spool keeps only the markers that answer a retry (no bytes); the
-        // sender's outbox note is gone.
+        // Delivered: the spool keeps only the markers that answer a retry and the record of the
+        // move (no bytes); the sender's outbox note is gone.
         let kept = try FileManager.default.subpathsOfDirectory(atPath: b.folder.spool).filter {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: b.folder.spool + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
         }
-        #expect(kept.count == 2 && kept.allSatisfy { $0.hasSuffix("/.delivered") || $0.hasSuffix("/.lock") }, "\(kept)")
+        #expect(kept.count == 3 && kept.allSatisfy { $0.hasSuffix("/.delivered") || $0.hasSuffix("/.lock") || $0.hasSuffix("/.moving") }, "\(kept)")
+        let sizes = try kept.map { try FileManager.default.attributesOfItem(atPath: b.folder.spool + "/" + $0)[.size] as? Int ?? 0 }
+        #expect(sizes.allSatisfy { $0 < 1024 }, "\(sizes)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: a.folder.path + "/Outbox"))?.isEmpty ?? true)
     }
 
@@ -449,9 +452,82 @@ import Testing
         let written = try request.write(into: container.openRequests)
         let folder = (written as NSString).deletingLastPathComponent, name = (written as NSString).lastPathComponent
         try FileManager.default.moveItem(atPath: written, toPath: folder + "/." + name + ".tmp-abc")
-        #expect(!Destination.app(app).holds(original: original, root: b.root))
+        #expect(try Destination.app(app).priorDelivery(of: original, root: b.root) == nil)
         // The same request in place is what marks an interrupted delivery as handed over.
         _ = try request.write(into: container.openRequests)
-        #expect(Destination.app(app).holds(original: original, root: b.root))
+        #expect(try Destination.app(app).priorDelivery(of: original, root: b.root) != nil)
+    }
+
+    /// A receiver killed between writing the open request (`arriving`) and renaming the staged
+    /// copy from the app's `tmp/` into the Inbox: on the retry the delivery is finished (the copy
+    /// found by the identity the request records, placed, the request marked delivered), not
+    /// counted as delivered while the document waits in `tmp/` for ever.
+    @Test func aDeliveryKilledBeforeItsRenameIsFinishedOnTheRetry() throws {
+        let b = try Device()
+        let registry = try RegistryStore.forQuery(root: b.root)
+        let app = try #require(AppBundle.registered("com.example.notes", in: registry))
+        let container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: b.root)
+        try container.create()
+        try FileManager.default.createDirectory(atPath: container.temporary, withIntermediateDirectories: true)
+        let staged = container.temporary + "/.delivery-k1ll3d"
+        try Data("staged bytes".utf8).write(to: URL(fileURLWithPath: staged))
+        let original = b.root.path + "/Nearby/Spool/x-y/0/late.txt"
+        var request = OpenRequest(documentPath: container.inbox + "/late.txt")
+        request.originalPath = original
+        request.state = .arriving
+        let status = try #require(FileSystem.status(staged))
+        request.identity = DocumentIdentity(status)
+        let requestPath = try request.write(into: container.openRequests)
+        let delivered = try Destination.app(app).priorDelivery(of: original, root: b.root)
+        #expect(delivered == container.inbox + "/late.txt")
+        #expect(FileManager.default.contents(atPath: container.inbox + "/late.txt") == Data("staged bytes".utf8))
+        #expect(!FileManager.default.fileExists(atPath: staged))
+        let updated = try OpenRequest.read(requestPath)
+        #expect(updated.state == .delivered && updated.documentPath == container.inbox + "/late.txt")
+        // Asked again (a second retry): already delivered, nothing moves.
+        #expect(try Destination.app(app).priorDelivery(of: original, root: b.root) == container.inbox + "/late.txt")
+    }
+
+    /// A receiver killed after `Delivery` moved the verified item into the app's `tmp/` to stage
+    /// it, before the open request was written (the state made here from a finished delivery: the
+    /// request and the marker removed, the Inbox copy back in `tmp/` under a staging name): the
+    /// retry finds the item there by the identity recorded before the move, delivers it once, and
+    /// nothing is sent again (it was sent whole again, and the staged copy stayed in `tmp/`).
+    @Test func anItemStagedBeforeItsRequestIsDeliveredOnTheRetryWithoutResending() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let dir = try TestSupport.temporaryDirectory()
+        let bytes = Data((0..<400_000).map { UInt8(truncatingIfNeeded: $0 &* 13 >> 2) })
+        try bytes.write(to: dir.appendingPathComponent("staged.txt"))
+        let item = try OutgoingItem(path: dir.appendingPathComponent("staged.txt").path, type: "public.plain-text")
+        let sender = NearbySender(root: a.root, deviceName: "a", senderApp: "x")
+        let target = { (port: Int) in SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint) }
+        let first = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port), targetApp: "com.example.notes") }
+        #expect(first.destinations == ["com.example.notes"])
+        let transfers = try FileManager.default.contentsOfDirectory(atPath: b.folder.spool)
+        try #require(transfers.count == 1)
+        let transferHex = String(transfers[0].split(separator: "-").last!)
+        let transfer = stride(from: 0, to: transferHex.count, by: 2).map { offset -> UInt8 in
+            let start = transferHex.index(transferHex.startIndex, offsetBy: offset)
+            return UInt8(transferHex[start..<transferHex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        try FileManager.default.removeItem(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered")
+        for request in try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.notes")) {
+            try FileManager.default.removeItem(atPath: b.requests("com.example.notes") + "/" + request)
+        }
+        let tmp = b.root.path + "/Containers/com.example.notes/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: b.inbox("com.example.notes") + "/staged.txt", toPath: tmp + "/.delivery-k1ll3d")
+        let outbox = Outbox(folder: a.folder)
+        let again = try await Self.withReceiver(b) { port, _ in
+            try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
+            try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target(port), items: [item])))
+            return try await sender.send([item], to: target(port), targetApp: "com.example.notes")
+        }
+        #expect(again.complete && again.bytesSent == 0, "\(again)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["staged.txt"])
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/staged.txt") == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.notes")).count == 1)
     }
 }

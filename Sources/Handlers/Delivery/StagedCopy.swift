@@ -82,6 +82,14 @@ struct StagedCopy {
         }
     }
 
+    /// A file already staged at `path` (left by an interrupted delivery), to be placed as `name`.
+    init(existing path: String, identity: DocumentIdentity, placedAs name: String) throws(HandlerError) {
+        do { folder = try OwnedDescriptor.openFolder(Self.parent(path), followLinks: true) } catch { throw .system(error) }
+        temporaryName = Array(Self.baseName(path).utf8)
+        self.name = name
+        self.identity = identity
+    }
+
     static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

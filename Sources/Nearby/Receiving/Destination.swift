@@ -63,17 +63,24 @@ enum Destination: Sendable, Equatable {
         }
     }
 
-    /// Whether the file at `path` was already handed to this destination: an app holds an open
-    /// request whose original is `path` (a delivery interrupted after the request was written).
+    /// Where the file at `path` was already handed to this destination, if it was: an app holds
+    /// an open request whose original is `path` (a delivery a kill interrupted after the request
+    /// was written). A request still `arriving` is finished first: its staged copy, in the app's
+    /// `tmp/`, is placed into the Inbox (``Handlers/Delivery/finishArriving(_:at:container:)``);
+    /// counted as delivered while it waited there, the item was lost (lab-resume.sh found it).
     /// Only requests in place count: a dot-named file is a request write that was cut off
     /// (AtomicFile's temporary, never renamed into place). Read as a request, it made a receiver
     /// killed in the middle of that write mark the item delivered, while the document waited in
-    /// the app's `tmp/` and never reached the Inbox (lab-resume.sh found it).
-    func holds(original path: String, root: DeviceRoot) -> Bool {
-        guard case .app(let app) = self, let container = try? AppContainer(bundleIdentifier: app.bundleIdentifier, on: root) else { return false }
+    /// the app's `tmp/` and never reached the Inbox (lab-resume.sh found it too).
+    func priorDelivery(of path: String, root: DeviceRoot) throws(NearbyError) -> String? {
+        guard case .app(let app) = self, let container = try? AppContainer(bundleIdentifier: app.bundleIdentifier, on: root) else { return nil }
         for name in FileSystem.entries(of: container.openRequests) where !name.hasPrefix(".") {
-            if let request = try? OpenRequest.read(container.openRequests + "/" + name), request.originalPath == path { return true }
+            let requestPath = container.openRequests + "/" + name
+            guard let request = try? OpenRequest.read(requestPath), request.originalPath == path else { continue }
+            do { return try Delivery.finishArriving(request, at: requestPath, container: container) } catch {
+                throw .connection("finishing an interrupted delivery to \(app.bundleIdentifier): \(error)")
+            }
         }
-        return false
+        return nil
     }
 }

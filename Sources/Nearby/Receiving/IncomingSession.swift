@@ -161,16 +161,22 @@ struct IncomingSession {
             return item.size
         }
         // Moved into the app already (delivery moves the file), the marker not yet written.
-        if destination.holds(original: spool.completePath(index, name: ItemName.safe(item.name)), root: configuration.root) {
-            try spool.markDelivered(index, destination: destination.label, path: "")
+        if let path = try destination.priorDelivery(of: spool.completePath(index, name: ItemName.safe(item.name)), root: configuration.root) {
+            try spool.markDelivered(index, destination: destination.label, path: path)
             return item.size
+        }
+        // Moved into the app's tmp/ to be staged, the open request not yet written: back into the
+        // spool, and delivered below as if nothing happened.
+        if case .app(let app) = destination, let container = try? AppContainer(bundleIdentifier: app.bundleIdentifier, on: configuration.root),
+           case .found(let staged)? = spool.interruptedMove(index, into: container.temporary) {
+            do { try FileSystem.rename(staged, to: spool.completePath(index, name: ItemName.safe(item.name))) } catch { throw .system(error) }
         }
         if let waiting = spool.waitingFile(index) {
             let path: String
-            if destination.holds(original: waiting, root: configuration.root) {
-                path = waiting
+            if let prior = try destination.priorDelivery(of: waiting, root: configuration.root) {
+                path = prior
             } else {
-                try spool.recordMove(index, of: waiting, for: destination)
+                try spool.recordMove(index, of: waiting)
                 path = try destination.deliver(waiting, type: item.type, root: configuration.root, senderApp: senderApp,
                                                annotation: annotation, launch: configuration.launchApps)
             }
@@ -215,7 +221,7 @@ struct IncomingSession {
         }
         do { try file.sync() } catch { throw NearbyError.system(error) }
         let complete = try spool.complete(index, name: accepted.names[index])
-        try spool.recordMove(index, of: complete, for: accepted.destinations[index])
+        try spool.recordMove(index, of: complete)
         let path = try accepted.destinations[index].deliver(complete, type: item.type, root: configuration.root, senderApp: accepted.senderApp,
                                                             annotation: annotation, launch: configuration.launchApps)
         try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)

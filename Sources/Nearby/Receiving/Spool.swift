@@ -91,14 +91,12 @@ struct Spool {
         if let file = waitingFile(index) { try? FileSystem.remove(file) }
     }
 
-    /// Records which file item `index` is (device and inode) before it is moved into a folder
-    /// that, unlike an app's Inbox, keeps no open request naming where it came from: a receiver
-    /// killed between the move and ``markDelivered(_:destination:path:)`` finds it by this
-    /// record instead of taking the item a second time.
-    /// An app's Inbox needs no record: its open request names the original path
-    /// (``Destination/holds(original:root:)``).
-    func recordMove(_ index: Int, of path: String, for destination: Destination) throws(NearbyError) {
-        guard case .downloads = destination else { return }
+    /// Records which file item `index` is (device and inode) before it is moved out of the spool:
+    /// a receiver killed after the move and before ``markDelivered(_:destination:path:)`` finds it
+    /// by this record (in the download folder, which keeps no open request; or in an app's `tmp/`,
+    /// where a delivery stages it before its open request is written) instead of taking the item
+    /// a second time.
+    func recordMove(_ index: Int, of path: String) throws(NearbyError) {
         guard let status = FileSystem.linkStatus(path) else { throw .corruptState(path: path, detail: "the verified item is gone") }
         do {
             let record = try XMLPropertyListWriter().write(.dictionary([
