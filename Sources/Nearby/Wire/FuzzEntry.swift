@@ -96,6 +96,11 @@ import NIOEmbedded
             ("confirm", .confirm(share: share, confirmation: confirmation)),
             ("done", .done(paired: true, confirmation: confirmation, reason: nil)),
             ("done-refused", .done(paired: false, confirmation: [], reason: "wrong code")),
+            ("compare-hello", .compareHello(name: "Ann's laptop", receivePort: 47_810, commitment: confirmation)),
+            ("compare-reply", .compareReply(name: "Bob's desktop", nonce: confirmation, receivePort: 47_811)),
+            ("compare-reveal", .compareReveal(nonce: confirmation)),
+            ("compare-verdict", .compareVerdict(confirmed: true, reason: nil)),
+            ("compare-declined", .compareVerdict(confirmed: false, reason: "the digits did not match on Bob's desktop")),
         ]
         let payload = Array("twelve bytes".utf8)
         let sessionStream = encode([session[0].1.frame, session[2].1.frame, SessionMessage.upload(token: token, item: 0, offset: 0).frame,
