@@ -54,18 +54,20 @@ struct NearbyTool: Sendable {
                 guard case .dictionary(var d) = Self.value(device) else { return Self.value(device) }
                 if let seen = found.first(where: { $0.paired?.fingerprint == device.fingerprint }) {
                     d["inReach"] = .string(SendTarget(host: seen.host, port: seen.port, expected: nil).address)
+                    d["accepts"] = .string(seen.accepts.rawValue)
                 }
                 return .dictionary(d)
             }
             rows += strangers.map { .dictionary(["name": .string($0.name ?? ""), "fingerprint": .string($0.fingerprint?.hex ?? ""),
-                                                  "paired": .bool(false), "waitingToPair": .bool($0.waitingToPair),
+                                                  "paired": .bool(false), "waitingToPair": .bool($0.waitingToPair), "accepts": .string($0.accepts.rawValue),
                                                   "inReach": .string(SendTarget(host: $0.host, port: $0.port, expected: nil).address)]) }
             print(json: .array(rows))
         } else {
             for device in paired.devices {
                 let seen = found.first { $0.paired?.fingerprint == device.fingerprint }
                 Output.line(TerminalText.escaped("\(device.name)\tpaired\t\(device.fingerprint.hex.prefix(16))…\t"
-                    + (seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address } ?? "not seen")))
+                    + (seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address + Self.accepting($0.accepts) }
+                        ?? "not seen")))
             }
             for stranger in strangers {
                 let what = stranger.waitingToPair ? "waiting to pair (nearby pair \(stranger.name ?? ""))" : "not paired (everyone)\t\(stranger.fingerprint?.hex.prefix(16) ?? "")…"
@@ -74,6 +76,15 @@ struct NearbyTool: Sendable {
             }
         }
         return 0
+    }
+
+    /// What `list` says a device in reach takes items from.
+    static func accepting(_ accepts: DeviceFinder.Accepts) -> String {
+        switch accepts {
+        case .pairedDevices: " (takes items from its paired devices)"
+        case .everyone: " (takes items from everyone, asking)"
+        case .pairing: " (waiting to pair)"
+        }
     }
 
     /// `--timeout`: the parser took only a positive number; bounded here so that a mistyped value

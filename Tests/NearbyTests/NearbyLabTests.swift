@@ -37,6 +37,8 @@ import Testing
         // Discovery: the paired host finds the receiver's port by its tag; the stranger, nothing.
         #expect(lines(run.out).contains("h1_sees_h2_at=10.215.0.2:53500"), "\(run.out)")
         #expect(lines(run.out).contains("h3_sees=[]"), "\(run.out)")
+        // What it takes: items from its paired devices (it receives in paired mode).
+        #expect(lines(run.out).contains("h1_sees_h2_accepts=paired"), "\(run.out)")
         // Listing ended once h2 was seen, long before its 10 s timeout (the lab's p99 is ≈ 1 s).
         #expect((facts["list_ms"] ?? .max) < 6_000, "\(run.out)")
         #expect(facts["stranger_status"] == 1, "a stranger is declined, exit 1")

@@ -15,8 +15,21 @@ public enum DeviceFinder {
         public var host: String
         /// Its port.
         public var port: Int
+        /// Whom it takes items from, as its announcement says.
+        public var accepts = Accepts.pairedDevices
         /// Whether it waits to pair (`nearby pair --show-code` or `--wait`): `port` is its pairing port.
-        public var waitingToPair = false
+        public var waitingToPair: Bool { accepts == .pairing }
+    }
+
+    /// Whom a device found takes items from (AirDrop's "Contacts Only" or "Everyone"), as its
+    /// announcement says.
+    public enum Accepts: String, Sendable, Hashable {
+        /// Its paired devices only (paired mode: found by its tag).
+        case pairedDevices = "paired"
+        /// Anyone, who is then asked about (everyone-mode).
+        case everyone
+        /// Nothing yet: it waits to pair (`nearby pair --wait` or `--show-code`).
+        case pairing
     }
 
     /// What `service` is: a paired device whose tag it shows, an everyone-mode device, or nothing of ours.
@@ -29,11 +42,11 @@ public enum DeviceFinder {
             return Found(paired: device, host: host, port: Int(service.port))
         }
         if service.txt["m"] == "pairing" {
-            return Found(name: service.name, host: host, port: Int(service.port), waitingToPair: true)
+            return Found(name: service.name, host: host, port: Int(service.port), accepts: .pairing)
         }
         if service.txt["m"] == "everyone", let fingerprint = service.txt["fp"].flatMap(Fingerprint.init(hex:)) {
             return Found(paired: paired.first { $0.fingerprint == fingerprint }, name: service.name, fingerprint: fingerprint, host: host,
-                         port: Int(service.port))
+                         port: Int(service.port), accepts: .everyone)
         }
         return nil
     }

@@ -73,6 +73,7 @@ echo "list_ms=$(( ($(date +%s%N) - list_start) / 1000000 ))"
 at h3 "$NEARBY" list --root "$WORK/C" --json > "$WORK/list-h3.out" 2>&1
 echo "h1_sees_h2_at=$(grep -o '"inReach":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
 echo "h3_sees=$(cat "$WORK/list-h3.out")"
+echo "h1_sees_h2_accepts=$(grep -o '"accepts":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
 # A send into the notes app, by the paired name.
 set +e
 at h1 "$NEARBY" send "$WORK/notes.txt" --to h2 --app com.example.notes --from com.example.mail --root "$WORK/A" --json > "$WORK/send1.out" 2>&1
