@@ -565,6 +565,9 @@ let package = Package(
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
         .library(name: "Nearby", targets: ["Nearby", "NearbyDevices"]),
+        // Multicast DNS and DNS-SD on its own, for a browser or responder that is not Nearby (and
+        // for the fuzz package's FuzzDNSMessage).
+        .library(name: "MulticastDNS", targets: ["MulticastDNS"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),
