@@ -30,7 +30,9 @@ EPOCH = int(os.environ.get("PRIVACY_EPOCH", "900"))
 # carry-over rather than as a stable value.
 GRACE = min(30, EPOCH // 10)
 # What every receiver of this protocol shows in every epoch, the same for all devices.
-PROTOCOL_NAMES = {"_di-nearby._tcp.local", "_di-nearby", "_tcp", "local"}
+PROTOCOL_NAMES = {"_di-nearby._tcp.local", "_di-nearby", "_tcp", "local",
+                  # DNS-SD's service enumeration (RFC 6763 §9), which the responder answers too.
+                  "_services._dns-sd._udp.local", "_services", "_dns-sd", "_udp"}
 PROTOCOL_TXT = {"v=1", "v", "t"}
 DEFAULT_PORT = "53400"
 
@@ -144,9 +146,11 @@ def dns_fields(msg):
     ident, flags, qd, an, ns, ar = struct.unpack(">HHHHHH", msg[:12])
     out += [("dns.id", str(ident)), ("dns.flags", f"0x{flags:04x}")]
 
+    suffix = ""
+
     def name(labels, field):
-        out.append((field, ".".join(text(l) for l in labels)))
-        out.extend(("dns.label", text(l)) for l in labels)
+        out.append((field + suffix, ".".join(text(l) for l in labels)))
+        out.extend(("dns.label" + suffix, text(l)) for l in labels)
 
     pos = 12
     try:
@@ -163,6 +167,8 @@ def dns_fields(msg):
                 pos += 10
                 rdata, start = msg[pos:pos + rdlen], pos
                 pos += rdlen
+                # A goodbye (TTL 0) withdraws a record: its values are told apart from the live ones.
+                suffix = " (goodbye)" if ttl == 0 else ""
                 name(labels, "dns.rrname")
                 kind = TYPES.get(rtype, str(rtype))
                 out += [("dns.rrtype", kind), ("dns.rrclass", f"0x{rclass:04x}"), ("dns.ttl", str(ttl))]
@@ -181,12 +187,12 @@ def dns_fields(msg):
                     while i < len(rdata):
                         s = rdata[i + 1:i + 1 + rdata[i]]
                         i += 1 + rdata[i]
-                        out.append(("dns.txt", text(s)))
+                        out.append(("dns.txt" + suffix, text(s)))
                         key, _, value = s.partition(b"=")
-                        out.append(("dns.txt.key", text(key)))
+                        out.append(("dns.txt.key" + suffix, text(key)))
                         # Each comma-separated tag on its own: one pair's tag must change too.
                         for part in value.split(b","):
-                            out.append(("dns.txt.value-part", text(part)))
+                            out.append(("dns.txt.value-part" + suffix, text(part)))
                 elif rtype == 47:
                     nxt, after = read_name(msg, start)
                     name(nxt, "dns.nsec.next")
@@ -293,10 +299,10 @@ def main():
             failures.append(f"{label} appears in {len(found)} frames")
 
     # 2. Fields per epoch.
-    seen = defaultdict(lambda: defaultdict(list))  # (field, value) -> epoch -> [seconds into the epoch]
+    seen = defaultdict(lambda: defaultdict(list))  # (field, value) -> epoch -> [(seconds into the epoch, in a goodbye)]
     tls = tls_fields(capture)
     announcements = defaultdict(lambda: defaultdict(set))  # epoch -> source -> instance names (paired mode)
-    tag_counts = defaultdict(set)  # source -> numbers of tags per announcement
+    tag_counts = defaultdict(set)  # (source, epoch) -> numbers of tags per announcement
     mdns_names = set()
     for number, (ts, frame) in enumerate(frames, 1):
         epoch, into = int(ts // EPOCH), ts % EPOCH
@@ -314,10 +320,11 @@ def main():
                 if response and f == "dns.ptr" and v.endswith("._di-nearby._tcp.local"):
                     announcements[epoch][source].add(v)
                 if response and f == "dns.txt" and v.startswith("t="):
-                    tag_counts[source].add(len([t for t in v[2:].split(",") if t]))
+                    tag_counts[(source, epoch)].add(len([t for t in v[2:].split(",") if t]))
         fields += tls.get(number, [])
-        for field in fields:
-            seen[field][epoch].append(into)
+        for field, value in fields:
+            base = field.removesuffix(" (goodbye)")
+            seen[(base, value)][epoch].append((into, base != field))
 
     print(f"\nframes by kind: {dict(sorted(kinds.items()))} (ip-proto-0: IPv6 hop-by-hop, MLD; ip-proto-2: IGMP)")
     handshakes = {(f, v) for values in tls.values() for f, v in values if f in (
@@ -342,7 +349,9 @@ def main():
         absent = sources - set(announcements.get(epoch, {}))
         if absent:
             failures.append(f"epoch {epoch}: no announcement from {sorted(absent)} (the comparison would be vacuous)")
-    print(f"tags per announcement, by source: { {s: sorted(c) for s, c in tag_counts.items()} }")
+    print("tags per announcement (live TXT records), by source and epoch:")
+    for (source, epoch), counts in sorted(tag_counts.items()):
+        print(f"   {source} epoch {epoch}: {sorted(counts)}")
 
     print("\n2. values seen in more than one epoch:")
     network = ("eth.", "ip.", "dns.a", "dns.aaaa")
@@ -351,20 +360,25 @@ def main():
         if len(by_epoch) < 2:
             continue
         later = sorted(by_epoch)[1:]
-        where = ", ".join(f"{e}: {len(by_epoch[e])}" for e in sorted(by_epoch))
-        line = f"{field} = {value!r}   (frames per epoch {where})"
+
+        def count(e):
+            goodbyes = sum(1 for _, goodbye in by_epoch[e] if goodbye)
+            return f"{e}: {len(by_epoch[e])}" + (f" ({goodbyes} in goodbyes)" if goodbyes else "")
+        latest = max(into for into, _ in by_epoch[later[-1]])
+        line = f"{field} = {value!r}   (sightings per epoch {', '.join(count(e) for e in sorted(by_epoch))}; " \
+               f"the latest {latest:.2f} s into epoch {later[-1]})"
         if field.startswith(network) or field in ("udp.srcport", "udp.dstport"):
             explained.append(("network (addresses and ports of the link, not ours to change)", line))
-        elif field in ("dns.qname", "dns.rrname", "dns.ptr", "dns.label") and value in PROTOCOL_NAMES:
+        elif field.removesuffix(" (goodbye)") in ("dns.qname", "dns.rrname", "dns.ptr", "dns.label") and value in PROTOCOL_NAMES:
             explained.append(("protocol constant (the service type)", line))
-        elif field in ("dns.txt", "dns.txt.key", "dns.txt.value-part") and value in PROTOCOL_TXT | {"1"}:
+        elif field.removesuffix(" (goodbye)") in ("dns.txt", "dns.txt.key", "dns.txt.value-part") and value in PROTOCOL_TXT | {"1"}:
             explained.append(("protocol constant (TXT version and key)", line))
         elif field in ("dns.id", "dns.flags", "dns.qtype", "dns.qclass", "dns.rrtype", "dns.rrclass", "dns.ttl",
                        "dns.srv.priority", "dns.srv.weight", "dns.nsec.bitmaps") or field.startswith("tls."):
             explained.append(("protocol constant (header, type, class, TTL, TLS parameter)", line))
         elif field in ("dns.srv.port", "tcp.port") and value in (DEFAULT_PORT, "5353"):
             explained.append(("the default port, the same for every device", line))
-        elif all(max(by_epoch[e]) < GRACE for e in later) and (field.startswith("dns.")):
+        elif field.startswith("dns.") and all(max(into for into, _ in by_epoch[e]) < GRACE for e in later):
             carried.append(line)
         else:
             unexplained.append(line)
@@ -373,7 +387,8 @@ def main():
         for r, line in explained:
             if r == reason:
                 print(f"      {line}")
-    print(f"   carried over a boundary only (every later sighting within {GRACE} s after the boundary):")
+    print(f"   carried over a boundary only (every later sighting within {GRACE} s after the boundary: the old "
+          f"epoch's records withdrawn by goodbyes as the new ones are announced):")
     for line in carried or ["(none)"]:
         print(f"      {line}")
     print("   UNEXPLAINED (a value that stays the same):")
