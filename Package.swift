@@ -369,7 +369,7 @@ let supportTargets: [Target] = [
             name: "NearbyBenchmarks",
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/NearbyBenchmarks",
-            exclude: ["lab-throughput.sh"]
+            exclude: ["lab-throughput.sh", "lab-privacy.sh", "lab-privacy.py"]
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",
