@@ -15,6 +15,7 @@ discovery epochs (DiscoveryTag: floor(unix time / 900)).
 Exit status 0 when the verdict is PASS, 1 when FAIL.
 """
 import hashlib
+import ipaddress
 import json
 import os
 import struct
@@ -65,7 +66,6 @@ def mac(b):
 
 
 def ip6(b):
-    import ipaddress
     return str(ipaddress.IPv6Address(b))
 
 
