@@ -377,7 +377,7 @@ let supportTargets: [Target] = [
             name: "NearbyBenchmarks",
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/NearbyBenchmarks",
-            exclude: ["lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh"]
+            exclude: ["lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh", "lab-privacy.sh", "lab-privacy.py"]
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",
@@ -573,6 +573,9 @@ let package = Package(
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
         .library(name: "Nearby", targets: ["Nearby", "NearbyDevices"]),
+        // Multicast DNS and DNS-SD on its own, for a browser or responder that is not Nearby (and
+        // for the fuzz package's FuzzDNSMessage).
+        .library(name: "MulticastDNS", targets: ["MulticastDNS"]),
         .executable(name: "plutil", targets: ["plutil"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "openin", targets: ["openin"]),

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
-// libFuzzer targets for the property-list readers, the keyed-archive decoder and Nearby's readers of
-// network bytes. A separate package so that the main build never links them (libFuzzer supplies
-// `main`). How to run: docs/fuzzing.md.
+// libFuzzer targets for the property-list readers, the keyed-archive decoder, Nearby's readers of
+// network bytes and the Multicast DNS message reader. A separate package so that the main build
+// never links them (libFuzzer supplies `main`). How to run: docs/fuzzing.md.
 import PackageDescription
 
 let package = Package(
@@ -9,7 +9,9 @@ let package = Package(
     // The symlink gives the parent package a fixed identity whatever the checkout folder is called.
     dependencies: [.package(path: "document-interchange")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "PropertyLists", package: "document-interchange"),
+        .target(name: "FuzzDriver"),
+        .target(name: "FuzzSupport", dependencies: ["FuzzDriver",
+                                                    .product(name: "PropertyLists", package: "document-interchange"),
                                                     .product(name: "KeyedArchives", package: "document-interchange")]),
     ] + ["FuzzXML", "FuzzBinary", "FuzzOpenStep", "FuzzJSON", "FuzzKeyedArchive"].map { name in
         .executableTarget(
@@ -24,6 +26,13 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Nearby", package: "document-interchange")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
-    },
+    } + [
+        // Multicast DNS messages as a browser or responder reads them off the network.
+        .executableTarget(
+            name: "FuzzDNSMessage",
+            dependencies: ["FuzzDriver", .product(name: "MulticastDNS", package: "document-interchange")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ],
     swiftLanguageModes: [.v6]
 )

@@ -32,8 +32,32 @@ import Testing
             #expect(!text.contains("Ann") && !text.contains(Self.me.hex.prefix(8)), "\(text)")
         }
         #expect(first.name != later.name && first.hostLabel != later.hostLabel && first.txt["t"] != later.txt["t"])
+        // Each tag is among 4 in all (3 decoys), which hides how many devices are paired.
+        #expect(first.txt["t"]?.split(separator: ",").count == 4)
+        #expect(DiscoveryTag.matches(first.txt["t"] ?? "", key: Self.key, publisher: Self.me, now: 1_800_000_000))
         // Everyone-mode is meant to be found: its name and fingerprint are shown.
         let everyone = try Announcement.instance(mode: .everyone, deviceName: "Ann's laptop", identity: Self.me, port: 1, paired: paired, now: 0)
         #expect(everyone.name == "Ann's laptop" && everyone.txt["fp"] == Self.me.hex)
+    }
+
+    @Test func theNumberOfTagsShowsABucketNotHowManyDevicesArePaired() throws {
+        func tags(pairedWith count: Int) throws -> [Substring] {
+            let paired = (0..<count).map { index in
+                PairedDevice(name: "d\(index)", fingerprint: Fingerprint(bytes: [UInt8](repeating: UInt8(index), count: 32))!, pairedAt: 0,
+                             discoveryKey: [UInt8](repeating: UInt8(index), count: 16))
+            }
+            let instance = try Announcement.instance(mode: .paired, deviceName: "x", identity: Self.me, port: 1, paired: paired, now: 1_800_000_000)
+            return (instance.txt["t"] ?? "").split(separator: ",")
+        }
+        for (paired, shown) in [(0, 4), (1, 4), (4, 4), (5, 8), (9, 12), (13, 14), (14, 14)] {
+            let shownTags = try tags(pairedWith: paired)
+            #expect(shownTags.count == shown, "\(paired) paired")
+            #expect(shownTags.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }, "decoys look like tags")
+        }
+        // Every paired device still finds its own tag among the decoys.
+        let shown = try tags(pairedWith: 5).joined(separator: ",")
+        for index in 0..<5 {
+            #expect(DiscoveryTag.matches(shown, key: [UInt8](repeating: UInt8(index), count: 16), publisher: Self.me, now: 1_800_000_000))
+        }
     }
 }

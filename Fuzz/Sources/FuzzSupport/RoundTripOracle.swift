@@ -1,3 +1,5 @@
+// Every target that uses the oracles also needs the driver.
+@_exported import FuzzDriver
 import PropertyLists
 
 
@@ -30,19 +32,3 @@ public func checkRoundTrip(_ start: UnsafePointer<UInt8>, _ count: Int, as forma
     default: break
     }
 }
-
-/// Hands control to libFuzzer's driver; each target's `main` (which SwiftPM names after the
-/// target) calls this with its entry point.
-public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-                      _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, callback)
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -2,9 +2,9 @@ import MulticastDNS
 
 /// What a receiver announces over DNS-SD (`_di-nearby._tcp`), per mode. In paired mode nothing in
 /// it is stable or identifying: the instance and host names are random per epoch, and the TXT
-/// record holds only ``DiscoveryTag``s that the paired devices alone recognise. In everyone-mode
-/// the device is meant to be found by anyone, as AirDrop's "Everyone" is: its name and
-/// fingerprint are shown.
+/// record holds only ``DiscoveryTag``s that the paired devices alone recognise, among decoys that
+/// hide how many devices are paired. In everyone-mode the device is meant to be found by anyone,
+/// as AirDrop's "Everyone" is: its name and fingerprint are shown.
 enum Announcement {
     /// The service type.
     static let serviceType = "_di-nearby._tcp"
@@ -21,7 +21,7 @@ enum Announcement {
             let epoch = DiscoveryTag.epoch(at: now)
             let tags = paired.compactMap { device in device.discoveryKey.map { DiscoveryTag.tag(key: $0, publisher: identity, epoch: epoch) } }
             return try ServiceInstance(name: DiscoveryTag.randomLabel(), type: serviceType, port: UInt16(port),
-                                       txt: TXTRecord([("v", "1"), ("t", tags.joined(separator: ","))]), hostLabel: host)
+                                       txt: TXTRecord([("v", "1"), ("t", DiscoveryTag.padded(tags).joined(separator: ","))]), hostLabel: host)
         }
     }
 

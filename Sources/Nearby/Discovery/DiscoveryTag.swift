@@ -28,6 +28,20 @@ public enum DiscoveryTag {
         return [current, current &- 1].contains { shown.contains(tag(key: key, publisher: publisher, epoch: $0)) }
     }
 
+    /// The most tags one announcement holds: `t=` and 14 tags with their commas fill 239 of a TXT
+    /// string's 255 bytes.
+    static let maximumTags = 14
+
+    /// `tags` and random decoys in random order, 4, 8, 12 or 14 in all (or `tags` alone when there are
+    /// more). The number of tags would otherwise be the number of devices paired, the same every
+    /// epoch and readable by anyone: lab-privacy.sh's capture listed it. A decoy is 8 random bytes,
+    /// as a tag is 8 bytes of an HMAC, so nothing tells them apart without the pair's key.
+    static func padded(_ tags: [String]) -> [String] {
+        let target = min(maximumTags, max(4, (tags.count + 3) / 4 * 4))
+        let decoys = (0..<max(0, target - tags.count)).map { _ in Fingerprint.hex((0..<8).map { _ in UInt8.random(in: 0...255) }) }
+        return (tags + decoys).shuffled()
+    }
+
     /// A random DNS label (`di-` and 12 hex digits), new each epoch.
     static func randomLabel() -> String {
         "di-" + Fingerprint.hex((0..<6).map { _ in UInt8.random(in: 0...255) })
