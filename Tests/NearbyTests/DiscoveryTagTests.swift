@@ -1,3 +1,4 @@
+import MulticastDNS
 @testable import Nearby
 import Testing
 
@@ -47,9 +48,13 @@ import Testing
                              discoveryKey: [UInt8](repeating: UInt8(index), count: 16))
             }
             let instance = try Announcement.instance(mode: .paired, deviceName: "x", identity: Self.me, port: 1, paired: paired, now: 1_800_000_000)
-            return (instance.txt["t"] ?? "").split(separator: ",")
+            // Each TXT string within its 255 bytes.
+            #expect(instance.txt.pairs.allSatisfy { $0.key.utf8.count + 1 + ($0.value?.count ?? 0) <= 255 })
+            return (DiscoveryTag.tags(in: instance.txt) ?? "").split(separator: ",")
         }
-        for (paired, shown) in [(0, 4), (1, 4), (4, 4), (5, 8), (9, 12), (13, 14), (14, 14)] {
+        // More than 14 paired devices: several TXT strings (t, t2, …), at most 56 tags; the 56
+        // paired last are announced (a receiver with 15 paired devices could not announce at all).
+        for (paired, shown) in [(0, 4), (1, 4), (4, 4), (5, 8), (9, 12), (13, 14), (14, 14), (15, 28), (29, 42), (56, 56), (80, 56)] {
             let shownTags = try tags(pairedWith: paired)
             #expect(shownTags.count == shown, "\(paired) paired")
             #expect(shownTags.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }, "decoys look like tags")
@@ -59,5 +64,28 @@ import Testing
         for index in 0..<5 {
             #expect(DiscoveryTag.matches(shown, key: [UInt8](repeating: UInt8(index), count: 16), publisher: Self.me, now: 1_800_000_000))
         }
+        let many = try tags(pairedWith: 30).joined(separator: ",")
+        for index in [0, 14, 29] {
+            #expect(DiscoveryTag.matches(many, key: [UInt8](repeating: UInt8(index), count: 16), publisher: Self.me, now: 1_800_000_000))
+        }
+    }
+
+    /// Looking for one paired device takes only that device: an everyone-mode stranger in reach is
+    /// identified too (as no paired device), and taking it sent to the stranger and noted the
+    /// stranger's address as the device's.
+    @Test func findingAPairedDeviceTakesOnlyItsOwnAnnouncement() throws {
+        let device = PairedDevice(name: "desk", fingerprint: Self.me, pairedAt: 0, discoveryKey: Self.key)
+        let now = 1_800_000_000.0
+        func service(_ txt: TXTRecord, address: String) throws -> ResolvedService {
+            try ResolvedService(name: "x", type: ServiceType(Announcement.serviceType), instanceName: DNSName("x._di-nearby._tcp.local"),
+                                host: DNSName("h.local"), port: 53400, txt: txt, addresses: [IPAddress(address)!], interface: "eth0", interfaceIndex: 2)
+        }
+        let stranger = try service(TXTRecord([("v", "1"), ("m", "everyone"), ("fp", Fingerprint(bytes: [UInt8](repeating: 1, count: 32))!.hex)]),
+                                   address: "10.0.0.3")
+        #expect(DeviceFinder.identify(stranger, paired: [device], now: now) != nil, "a stranger is identified (for list)")
+        #expect(DeviceFinder.matching(stranger, device: device, now: now) == nil)
+        let own = try Announcement.instance(mode: .paired, deviceName: "x", identity: Self.me, port: 53400, paired: [device], now: now)
+        let found = DeviceFinder.matching(try service(own.txt, address: "10.0.0.2"), device: device, now: now)
+        #expect(found?.paired?.fingerprint == Self.me && found?.host == "10.0.0.2")
     }
 }

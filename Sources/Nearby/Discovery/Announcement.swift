@@ -21,7 +21,8 @@ enum Announcement {
             let epoch = DiscoveryTag.epoch(at: now)
             let tags = paired.compactMap { device in device.discoveryKey.map { DiscoveryTag.tag(key: $0, publisher: identity, epoch: epoch) } }
             return try ServiceInstance(name: DiscoveryTag.randomLabel(), type: serviceType, port: UInt16(port),
-                                       txt: TXTRecord([("v", "1"), ("t", DiscoveryTag.padded(tags).joined(separator: ","))]), hostLabel: host)
+                                       txt: TXTRecord([("v", "1")] + zip(DiscoveryTag.keys, DiscoveryTag.padded(tags)).map { ($0, $1.joined(separator: ",")) }),
+                                       hostLabel: host)
         }
     }
 

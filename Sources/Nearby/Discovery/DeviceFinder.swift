@@ -35,7 +35,7 @@ public enum DeviceFinder {
     /// What `service` is: a paired device whose tag it shows, an everyone-mode device, or nothing of ours.
     static func identify(_ service: ResolvedService, paired: [PairedDevice], now: Double) -> Found? {
         guard let host = address(of: service) else { return nil }
-        if let tags = service.txt["t"] {
+        if let tags = DiscoveryTag.tags(in: service.txt) {
             guard let device = paired.first(where: { device in
                 device.discoveryKey.map { DiscoveryTag.matches(tags, key: $0, publisher: device.fingerprint, now: now) } ?? false
             }) else { return nil }
@@ -86,7 +86,14 @@ public enum DeviceFinder {
     /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds.
     public static func find(_ device: PairedDevice, interfaces: [String]? = nil, timeout: Double = 3) throws -> Found? {
         guard device.discoveryKey != nil else { return nil }
-        return try first(interfaces: interfaces, timeout: timeout) { identify($0, paired: [device], now: Date().timeIntervalSince1970) }
+        return try first(interfaces: interfaces, timeout: timeout) { matching($0, device: device, now: Date().timeIntervalSince1970) }
+    }
+
+    /// `service` when it is `device`'s own announcement. Only the device itself: an everyone-mode
+    /// stranger is identified too (with no paired device), and taking it sent to the stranger and
+    /// noted the stranger's address as the device's (lab-privacy.sh's capture showed it).
+    static func matching(_ service: ResolvedService, device: PairedDevice, now: Double) -> Found? {
+        identify(service, paired: [device], now: now).flatMap { $0.paired?.fingerprint == device.fingerprint ? $0 : nil }
     }
 
     /// The device called `name` that waits to pair, as soon as it is seen; `nil` after `timeout` seconds.
