@@ -377,7 +377,7 @@ let supportTargets: [Target] = [
             name: "NearbyBenchmarks",
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/NearbyBenchmarks",
-            exclude: ["lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh", "lab-privacy.sh", "lab-privacy.py"]
+            exclude: ["lab-common.sh", "lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh", "lab-privacy.sh", "lab-privacy.py"]
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",

@@ -18,6 +18,8 @@
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 EPOCHS=${4:-2}
 export LAB=${LAB:-dpv} LAB_NET=${LAB_NET:-10.221.0}
+# Off the machine's system bus: an avahi-daemon there would announce the lab's receivers outside.
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
 EPOCH_LENGTH=900   # DiscoveryTag.epochLength
 GAP=${GAP:-45}
 HERE=$(cd "$(dirname "$0")" && pwd)

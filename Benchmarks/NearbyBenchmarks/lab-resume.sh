@@ -23,21 +23,13 @@
 #   lab-resume.sh NEARBY LAB_SH WORK SIZE_MIB RATE COUNT [SEED]
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 SIZE=$4 RATE=$5 COUNT=$6 SEED=${7:-$$}
-export LAB=${LAB:-dnb} LAB_NET=${LAB_NET:-10.217.0}
 RANDOM=$SEED
 BYTES=$((SIZE << 20))
 CHUNK=$((256 << 10))
-lab() { bash "$LABSH" "$@"; }
-at() { local h=$1; shift; lab exec "$h" "$@"; }
-bg_at() { exec bash "$LABSH" exec "$@"; }
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-lab up >/dev/null
-lab fence reset >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/lab-common.sh"
 lab rate h1 "$RATE"
 H1=$(lab addr h1) H2=$(lab addr h2)
-for d in A B; do rm -rf "$WORK/$d"; cp -r "$WORK/Samples" "$WORK/$d"; rm -rf "$WORK/$d/Nearby" "$WORK/$d/Containers"; done
+fresh_roots "$WORK"
 bg_at h2 "$NEARBY" pair --show-code --root "$WORK/B" --name h2 --port 53401 --json > "$WORK/show.out" 2>&1 & pids+=($!)
 for _ in $(seq 200); do grep -q '"code"' "$WORK/show.out" 2>/dev/null && break; sleep 0.05; done
 CODE=$(sed -n 's/.*"code":"\([0-9]*\)".*/\1/p' "$WORK/show.out")

@@ -12,7 +12,6 @@
 # pins below are unchanged), so a fresh machine can run this with network access to PyPI once.
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 SIZE=$4 ROUNDS=$5
-export LAB=${LAB:-dnb} LAB_NET=${LAB_NET:-10.217.0}
 # The versions docs/nearby.md's figure was measured with (../shared/nearby/README.md: these run offline).
 PINS="magic-wormhole==0.24.0 magic-wormhole-mailbox-server==0.8.0 magic-wormhole-transit-relay==0.5.0"
 VENV=${WORMHOLE_VENV:-/var/tmp/nearby-bench-wormhole}
@@ -26,18 +25,10 @@ fi
 # requests/treq ignore verify=False when these are set (they are on this machine); the peers
 # talk plain ws:// and tcp: inside the lab anyway, so they need no CA bundle.
 unset REQUESTS_CA_BUNDLE CURL_CA_BUNDLE
-lab() { bash "$LABSH" "$@"; }
-at() { local h=$1; shift; lab exec "$h" "$@"; }
-# In the background: exec'd down to the program itself, so $! is its pid.
-bg_at() { exec bash "$LABSH" exec "$@"; }
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-lab up >/dev/null
-lab fence reset >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/lab-common.sh"
 lab clear h1
 H2=$(lab addr h2) H3=$(lab addr h3)
-for d in A B; do rm -rf "$WORK/$d"; cp -r "$WORK/Samples" "$WORK/$d"; rm -rf "$WORK/$d/Nearby" "$WORK/$d/Containers"; done
+fresh_roots "$WORK"
 bg_at h2 "$NEARBY" pair --show-code --root "$WORK/B" --name h2 --port 53401 --json > "$WORK/show.out" 2>&1 & pids+=($!)
 for _ in $(seq 200); do grep -q '"code"' "$WORK/show.out" 2>/dev/null && break; sleep 0.05; done
 CODE=$(sed -n 's/.*"code":"\([0-9]*\)".*/\1/p' "$WORK/show.out")

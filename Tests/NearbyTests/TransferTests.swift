@@ -299,19 +299,11 @@ import Testing
         let first = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port)) }
         #expect(first.destinations == ["downloads"])
         // The state the kill leaves: no marker, the sender's note of the unfinished transfer kept.
-        let transfers = try FileManager.default.contentsOfDirectory(atPath: b.folder.spool)
-        try #require(transfers.count == 1)
-        let transferHex = String(transfers[0].split(separator: "-").last!)
-        let transfer = stride(from: 0, to: transferHex.count, by: 2).map { offset -> UInt8 in
-            let start = transferHex.index(transferHex.startIndex, offsetBy: offset)
-            return UInt8(transferHex[start..<transferHex.index(start, offsetBy: 2)], radix: 16)!
-        }
+        let (transfers, transfer) = try Self.onlySpooledTransfer(on: b)
         try FileManager.default.removeItem(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered")
         if midMove { try FileManager.default.moveItem(atPath: b.downloads + "/blob.weird", toPath: b.downloads + "/.delivery-k1ll3d") }
-        let outbox = Outbox(folder: a.folder)
         let again = try await Self.withReceiver(b) { port, _ in
-            try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
-            try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target(port), items: [item])))
+            try Self.noteUnfinished(transfer, of: [item], to: target(port), on: a)
             return try await sender.send([item], to: target(port))
         }
         #expect(again.complete)
@@ -504,13 +496,7 @@ import Testing
         let target = { (port: Int) in SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint) }
         let first = try await Self.withReceiver(b) { port, _ in try await sender.send([item], to: target(port), targetApp: "com.example.notes") }
         #expect(first.destinations == ["com.example.notes"])
-        let transfers = try FileManager.default.contentsOfDirectory(atPath: b.folder.spool)
-        try #require(transfers.count == 1)
-        let transferHex = String(transfers[0].split(separator: "-").last!)
-        let transfer = stride(from: 0, to: transferHex.count, by: 2).map { offset -> UInt8 in
-            let start = transferHex.index(transferHex.startIndex, offsetBy: offset)
-            return UInt8(transferHex[start..<transferHex.index(start, offsetBy: 2)], radix: 16)!
-        }
+        let (transfers, transfer) = try Self.onlySpooledTransfer(on: b)
         try FileManager.default.removeItem(atPath: b.folder.spool + "/" + transfers[0] + "/0/.delivered")
         for request in try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.notes")) {
             try FileManager.default.removeItem(atPath: b.requests("com.example.notes") + "/" + request)
@@ -518,10 +504,8 @@ import Testing
         let tmp = b.root.path + "/Containers/com.example.notes/tmp"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: b.inbox("com.example.notes") + "/staged.txt", toPath: tmp + "/.delivery-k1ll3d")
-        let outbox = Outbox(folder: a.folder)
         let again = try await Self.withReceiver(b) { port, _ in
-            try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
-            try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target(port), items: [item])))
+            try Self.noteUnfinished(transfer, of: [item], to: target(port), on: a)
             return try await sender.send([item], to: target(port), targetApp: "com.example.notes")
         }
         #expect(again.complete && again.bytesSent == 0, "\(again)")
@@ -529,5 +513,22 @@ import Testing
         #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/staged.txt") == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.requests("com.example.notes")).count == 1)
+    }
+
+    /// The one transfer in `device`'s spool: its folder's name (in a list) and its identifier.
+    static func onlySpooledTransfer(on device: Device) throws -> ([String], [UInt8]) {
+        let transfers = try FileManager.default.contentsOfDirectory(atPath: device.folder.spool)
+        try #require(transfers.count == 1)
+        let hex = Array(transfers[0].split(separator: "-").last!.utf8)
+        let transfer = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        return (transfers, transfer)
+    }
+
+    /// Notes `transfer` in `device`'s outbox as unfinished (as a sender killed before the
+    /// confirmation leaves it), so that sending `items` to `target` again continues it.
+    static func noteUnfinished(_ transfer: [UInt8], of items: [OutgoingItem], to target: SendTarget, on device: Device) throws {
+        let outbox = Outbox(folder: device.folder)
+        try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
+        try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target, items: items)))
     }
 }
