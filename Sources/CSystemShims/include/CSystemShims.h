@@ -1,5 +1,5 @@
 // Linux calls the C library declares only under _GNU_SOURCE, which Swift's Glibc module does not
-// export: renameat2 (glibc 2.28+) and file leases; and <sys/xattr.h>, which it leaves out. Wrapped
+// export: renameat2 (glibc 2.28+), sync_file_range and file leases; and <sys/xattr.h>, which it leaves out. Wrapped
 // by hand because no Swift package exposes them.
 #ifndef CSYSTEMSHIMS_H
 #define CSYSTEMSHIMS_H
@@ -44,6 +44,12 @@ static inline int di_rename_exchange(int olddirfd, const char *oldpath, int newd
 /// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing the target.
 static inline int di_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
     return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
+}
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of the range's dirty pages
+/// and returns without waiting for it.
+static inline int di_start_writeback(int fd, off_t offset, off_t length) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
 }
 
 /// Whether no other process has `fd`'s file open for writing: a read lease (F_SETLEASE, F_RDLCK)

@@ -195,6 +195,10 @@ struct IncomingSession {
         var hasher = SHA256()
         if offset > 0 { try FileHash.update(&hasher, from: file, length: offset) }
         var position = offset
+        // Where the disk writes started last: the kernel is asked to write each 8 MiB out as it
+        // arrives. Left to its own timers, all of 1 GiB waited in the page cache for the fsync
+        // after the last byte, which took 0.35 s of a 2.2 s transfer (strace, the lab's unlimited veth).
+        var writtenOut = offset
         while position < item.size {
             guard let frame = try await inbound.next() else {
                 throw NearbyError.connection("the sender stopped after \(position) of \(item.size) bytes of item \(index)")
@@ -210,6 +214,11 @@ struct IncomingSession {
                 do { try file.write(bytes, at: position) } catch let error as SystemCallError { throw NearbyError.system(error) }
             }
             position += count
+            if position - writtenOut >= Self.writebackChunk {
+                // Only a head start for the fsync below, which is what makes the bytes durable.
+                try? file.startWriteback(from: writtenOut, length: position - writtenOut)
+                writtenOut = position
+            }
         }
         guard let end = try await inbound.next(), end.kind == .message, case .uploaded(let declaredItem, let declared) = try Self.message(end),
               declaredItem == index else {
@@ -227,6 +236,9 @@ struct IncomingSession {
         try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)
         return path
     }
+
+    /// How many received bytes are left to the page cache before the disk is asked to write them.
+    static let writebackChunk: Int64 = 8 << 20
 
     /// The value handed to the app with each item: who sent it, from which device.
     static func annotation(senderName: String, peer: Fingerprint, paired: PairedDevice?) -> PropertyList {

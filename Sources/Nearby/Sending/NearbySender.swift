@@ -110,7 +110,7 @@ public struct NearbySender: Sendable {
         var lastReport = position
         while position < item.size {
             let want = Int(min(Int64(Frame.maximumData), item.size - position))
-            var buffer = allocator.buffer(capacity: want)
+            var buffer = Frame.dataPayload(capacity: want, allocator: allocator)
             let n = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { bytes in
                 do { return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<want]), at: position) } catch let error as SystemCallError {
                     throw NearbyError.system(error)
@@ -118,7 +118,7 @@ public struct NearbySender: Sendable {
             }
             guard n > 0 else { throw NearbyError.connection("\(item.path) became shorter while it was sent") }
             buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-            try await outbound.write(Frame(kind: .data, payload: buffer))
+            try await outbound.write(Frame.data(consume buffer))
             position += Int64(n)
             if position - lastReport >= 4 << 20 || position == item.size {
                 progress(.bytes(item: index, sent: position, of: item.size))

@@ -25,7 +25,7 @@ enum Connection {
                     try sync.addHandler(NIOSSLServerHandler(context: context, customVerificationCallback: TLSSetup.verifier(check)))
                     try sync.addHandler(IdleTimeout(seconds: idle))
                     try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
-                    try sync.addHandler(MessageToByteHandler(FrameEncoder()))
+                    try sync.addHandler(FrameEncoder())
                     return (try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel), check)
                 }
             }
@@ -51,7 +51,7 @@ enum Connection {
                         try sync.addHandler(HandshakeWatch(handshake))
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
-                        try sync.addHandler(MessageToByteHandler(FrameEncoder()))
+                        try sync.addHandler(FrameEncoder())
                         return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
                     }
                 }

@@ -12,17 +12,18 @@ import NIOEmbedded
     /// Splits `bytes` into a TLS stream and the points where it is cut (``frameInput(cuts:stream:)``
     /// writes that layout), then feeds the stream in those slices to a real ``FrameDecoder`` in an
     /// `EmbeddedChannel`, as a connection's pipeline does, and ends it as a closed connection does.
-    /// Each frame must be the stream's next bytes, encoded again, and no larger than its kind
-    /// allows; when the decoder stops, what is left must be a frame it had to refuse or one not yet
-    /// complete. Every frame is decoded as a session message and as a pairing message.
+    /// Each frame must be the stream's next bytes, encoded again (a data frame's payload may come
+    /// in pieces, each the stream's next bytes), and no larger than its kind allows; when the
+    /// decoder stops, what is left must be a frame it had to refuse or a message not yet complete. Every frame is decoded as a session message and as a pairing message.
     public static func frames(_ bytes: [UInt8]) {
         guard let input = splitFrameInput(bytes) else { return }
         let (cuts, stream) = input
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(FrameDecoder()))
         var offset = 0
+        var dataLeft = 0
         func drain() {
             while let frame = try? channel.readInbound(as: Frame.self) {
-                offset = check(frame, at: offset, in: stream)
+                offset = check(frame, at: offset, dataLeft: &dataLeft, in: stream)
                 if frame.kind == .message { sessionMessage(Array(frame.payload.readableBytesView)) }
                 pairingMessage(frame)
             }
@@ -45,7 +46,7 @@ import NIOEmbedded
         channel.embeddedEventLoop.run()
         drain()
         _ = try? channel.throwIfErrorCaught()
-        checkRest(of: stream, from: offset, refused: refused)
+        checkRest(of: stream, from: offset, dataLeft: dataLeft, refused: refused)
     }
 
     /// Decodes `bytes` as a session message; one that decodes must encode to bytes that decode
@@ -109,7 +110,7 @@ import NIOEmbedded
                                     SessionMessage.uploaded(item: 0, sha256: digest).frame,
                                     SessionMessage.delivered(item: 0, destination: "com.example.notes").frame])
         let pairingStream = encode(pairing.prefix(4).map { $0.1.frame })
-        // A data frame of the largest size, between messages: the decoder waits for all of it.
+        // A data frame of the largest size, between messages: the decoder passes it on in pieces.
         let largest = encode([session[4].1.frame, Frame(kind: .data, payload: ByteBuffer(repeating: 0x61, count: Frame.maximumData)),
                               session[5].1.frame])
         return session.map { ("nearby-session/\($0.0).bplist", $0.1.encoded()) }
@@ -144,7 +145,7 @@ import NIOEmbedded
 
     static func encode(_ frames: [Frame]) -> [UInt8] {
         var out = ByteBuffer()
-        for frame in frames { try! FrameEncoder().encode(data: frame, out: &out) }
+        for frame in frames { FrameEncoder.encode(frame, into: &out) }
         return Array(out.readableBytesView)
     }
 
@@ -154,13 +155,31 @@ import NIOEmbedded
         precondition(again == message, "a pairing message changed in a round trip: \(message) became \(String(describing: again))")
     }
 
-    /// Checks that `frame`, encoded again, is the stream's bytes at `offset` and within its kind's
-    /// limit; returns the offset after it.
-    static func check(_ frame: Frame, at offset: Int, in stream: ArraySlice<UInt8>) -> Int {
+    /// Checks that `frame` is the stream's next bytes at `offset` and within its kind's limit: a
+    /// message, or an empty data frame, encoded again; a piece of a data frame's payload, those
+    /// bytes (after the header, for the first piece). `dataLeft` carries the bytes of the data
+    /// frame still to come from one piece to the next. Returns the offset after the frame or piece.
+    static func check(_ frame: Frame, at offset: Int, dataLeft: inout Int, in stream: ArraySlice<UInt8>) -> Int {
         let limit = frame.kind == .message ? Frame.maximumMessage : Frame.maximumData
         precondition(frame.payload.readableBytes <= limit, "a \(frame.kind) frame of \(frame.payload.readableBytes) bytes")
-        let encoded = encode([frame])
         let start = stream.startIndex + offset
+        var skip = 0
+        if dataLeft == 0, frame.kind == .data, stream.count - offset >= Frame.headerSize, stream[start] == Frame.Kind.data.rawValue {
+            let length = stream[start + 1..<start + Frame.headerSize].reduce(0) { $0 << 8 | Int($1) }
+            if length > 0 {
+                dataLeft = length
+                skip = Frame.headerSize
+            }
+        }
+        if dataLeft > 0 {
+            let piece = frame.payload.readableBytes
+            precondition(frame.kind == .data && piece > 0 && piece <= dataLeft, "a piece of \(piece) bytes where \(dataLeft) data bytes were due")
+            precondition(stream.count - offset - skip >= piece && stream[start + skip..<start + skip + piece].elementsEqual(frame.payload.readableBytesView),
+                         "a piece of data that is not the stream's next \(piece) bytes at \(offset + skip)")
+            dataLeft -= piece
+            return offset + skip + piece
+        }
+        let encoded = encode([frame])
         precondition(stream.count - offset >= encoded.count && stream[start..<start + encoded.count].elementsEqual(encoded),
                      "a frame that is not the stream's next \(encoded.count) bytes at \(offset)")
         return offset + encoded.count
@@ -168,8 +187,13 @@ import NIOEmbedded
 
     /// Checks what the decoder left: a header it had to refuse when it refused, otherwise less
     /// than one whole frame.
-    static func checkRest(of stream: ArraySlice<UInt8>, from offset: Int, refused: Bool) {
+    static func checkRest(of stream: ArraySlice<UInt8>, from offset: Int, dataLeft: Int, refused: Bool) {
         let rest = stream.dropFirst(offset)
+        if dataLeft > 0 {
+            // A data frame's bytes are passed on as they come: none may wait.
+            precondition(!refused && rest.isEmpty, "\(rest.count) bytes of a data frame at \(offset) were not delivered")
+            return
+        }
         var header: (kind: Frame.Kind?, length: Int)?
         if rest.count >= 5 {
             let i = rest.startIndex
