@@ -182,7 +182,8 @@ sleep 1
 # A late copy of any item, and one open request per delivery.
 late=$(find "$INBOX" -maxdepth 1 -type f 2>/dev/null | wc -l)
 requests=$(find "$REQUESTS" -maxdepth 1 -type f 2>/dev/null | wc -l)
-echo "summary_left_in_spool=$(find "$SPOOL" -mindepth 3 -maxdepth 3 ! -name .delivered | wc -l)"
+# The markers and the records of moves stay (a week); anything else in an item folder is left over.
+echo "summary_left_in_spool=$(find "$SPOOL" -mindepth 3 -maxdepth 3 ! -name .delivered ! -name .moving | wc -l)"
 echo "summary_seed=$SEED"
 echo "summary_transfers=$transfers"
 echo "summary_interrupted=$interrupted"
