@@ -531,4 +531,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: outbox.path, withIntermediateDirectories: true)
         try Data(transfer).write(to: URL(fileURLWithPath: outbox.path + "/" + outbox.key(target: target, items: items)))
     }
+
+    /// The ask counts forget a sender once it has been quiet for a window and waits for nothing,
+    /// so a stream of new certificates and addresses does not grow them for ever.
+    @Test func askLimitsForgetQuietSenders() throws {
+        let limits = AskLimits(limit: 2, window: 60)
+        for n in 0..<100 {
+            guard case .success = limits.admit(keys: ["fp:\(n)", "ip:10.0.0.\(n)"], now: Double(n)) else { Issue.record("refused \(n)"); return }
+        }
+        // At t = 100 the senders of t ≤ 40 have been quiet for the 60 s window.
+        #expect(limits.state.withLock { $0.count } <= 2 * 61, "\(limits.state.withLock { $0.count })")
+        guard case .success = limits.admit(keys: ["fp:x"], now: 200) else { Issue.record("refused"); return }
+        #expect(limits.state.withLock { $0.count } == 1)
+        // Within the window a sender is still counted: two asks, then refused.
+        _ = limits.admit(keys: ["fp:x"], now: 201)
+        guard case .failure(.tooMany) = limits.admit(keys: ["fp:x"], now: 202) else { Issue.record("a third ask within the window"); return }
+    }
 }

@@ -44,8 +44,8 @@ final class AskLimits: Sendable {
                 entry.waiting = true
                 state[key] = entry
             }
-            // Forget senders that have been quiet for a window (bounded memory).
-            state = state.filter { !$0.value.waiting || $0.value.times.contains { now - $0 < window } }
+            // Forget senders that have been quiet for a window and wait for nothing (bounded memory).
+            state = state.filter { $0.value.waiting || $0.value.times.contains { now - $0 < window } }
             return .success(Admission(keys: keys, limits: self))
         }
     }
