@@ -47,7 +47,9 @@ import Testing
         #expect(facts["fence"] == 0, "packets addressed outside the lab")
         // SIGTERM: a clean exit, and goodbyes that browsers see at once.
         #expect(facts["receiver_sigterm_status"] == 0, "\(run.out)")
-        #expect((facts["goodbye_seen_ms"] ?? .max) < 2000, "\(run.out)")
+        // Without goodbyes the browser would keep the records for their TTL (120 s and more);
+        // 10 s leaves room for a loaded machine (3.5 s seen beside a release build).
+        #expect((facts["goodbye_seen_ms"] ?? .max) < 10_000, "\(run.out)")
 
         let b = work.appendingPathComponent("B")
         let inbox = b.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")

@@ -116,7 +116,7 @@ for _ in $(seq 200); do grep -q '"added"' "$WORK/browse.out" 2>/dev/null && brea
 stopped_at=$(date +%s.%N)
 kill -TERM "$RECEIVER"
 set +e; wait "$RECEIVER"; echo "receiver_sigterm_status=$?"; set -e
-for _ in $(seq 100); do grep -q '"removed"' "$WORK/browse.out" 2>/dev/null && break; sleep 0.02; done
+for _ in $(seq 500); do grep -q '"removed"' "$WORK/browse.out" 2>/dev/null && break; sleep 0.02; done
 echo "goodbye_seen_ms=$(grep -q '"removed"' "$WORK/browse.out" && python3 -c "import sys,time; print(int((time.time() - float(sys.argv[1])) * 1000))" "$stopped_at" || echo none)"
 kill "$BROWSER" 2>/dev/null || true
 echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
