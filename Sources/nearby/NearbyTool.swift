@@ -148,7 +148,11 @@ struct NearbyTool: Sendable {
             do {
                 let report = try await sender.send(items, to: target, targetApp: app) { event in
                     if json { print(json: Self.value(event)) }
-                    if case .bytes(let item, let sent, _) = event { line?.update(sent: sizes[..<item].reduce(0, +) + sent) }
+                    switch event {
+                    case .bytes(let item, let sent, _): line?.update(sent: sizes[..<item].reduce(0, +) + sent)
+                    case .waiting: line?.waiting()
+                    default: break
+                    }
                 }
                 line?.finish()
                 if json {
@@ -337,6 +341,7 @@ struct NearbyTool: Sendable {
     static func value(_ event: SendProgress) -> PropertyList {
         switch event {
         case .connected(let fingerprint): .dictionary(["event": .string("connected"), "fingerprint": .string(fingerprint.hex)])
+        case .waiting: .dictionary(["event": .string("waiting")])
         case .answered(let accepted, let held):
             .dictionary(["event": .string("answered"), "accepted": .bool(accepted), "held": .array(held.map { .integer($0) })])
         case .bytes(let item, let sent, let total):

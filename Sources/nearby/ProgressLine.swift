@@ -4,7 +4,7 @@ import ToolSupport
 /// The sender's progress on a terminal: one line rewritten in place (bytes, rate, time left).
 final class ProgressLine: @unchecked Sendable {
     // Only touched from the progress callback, which the sender calls from one task at a time.
-    let start = Clock.monotonic()
+    var start = Clock.monotonic()
     let total: Int64
     var done: Int64 = 0
     var shown = false
@@ -16,8 +16,15 @@ final class ProgressLine: @unchecked Sendable {
         let elapsed = max(Clock.monotonic() - start, 0.001)
         let rate = Double(done) / elapsed
         let left = rate > 0 ? Double(total - done) / rate : 0
-        Output.errorText("\r\(Self.bytes(Double(done))) of \(Self.bytes(Double(total))), \(Self.bytes(rate))/s, \(Int(left.rounded())) s left   ")
+        Output.errorText("\r\u{1B}[K\(Self.bytes(Double(done))) of \(Self.bytes(Double(total))), \(Self.bytes(rate))/s, \(Int(left.rounded())) s left   ")
         shown = true
+    }
+
+    /// The receiver's user is deciding: said once; the rate counts from the answer, not from here.
+    func waiting() {
+        if !shown { Output.errorText("waiting for the receiving device's user to accept…") }
+        shown = true
+        start = Clock.monotonic()
     }
 
     func finish() { if shown { Output.errorText("\n") } }

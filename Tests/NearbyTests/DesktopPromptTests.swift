@@ -20,7 +20,9 @@ import Testing
         for (label, accepted) in [("Accept", true), ("Decline", false)] {
             // The user answers once the notification is displayed.
             let user = Task.detached { try await TestSupport.runOffPool("/bin/bash", [Self.script, "answer", dir, "choose", label]) }
-            try await TransferTests.withReceiver(b, mode: .everyone, prompt: DesktopPrompt.prompt(timeout: 30, busAddress: address)) { port, events in
+            // Generous: on a loaded machine the notification was seen taking over 10 s to show.
+            try await TransferTests.withReceiver(b, mode: .everyone, prompt: DesktopPrompt.prompt(timeout: 90, busAddress: address),
+                                                 configure: { $0.askTimeout = 90 }) { port, events in
                 let send = { try await NearbySender(root: a.root, deviceName: "Eve's <phone>", senderApp: "x")
                     .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint)) }
                 if accepted {

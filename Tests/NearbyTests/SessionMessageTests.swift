@@ -21,6 +21,7 @@ import Testing
             .uploaded(item: 1, sha256: Self.digest),
             .delivered(item: 3, destination: "com.example.notes"),
             .refused("why"),
+            .asking,
         ]
         for message in messages {
             let bytes = message.encoded()

@@ -184,6 +184,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
     }
 
+    /// A person may take longer than either side's idle timeout: the receiver says it is still
+    /// asking, the sender waits (and says so), and the answer still counts. A receiver that keeps
+    /// saying so holds the sender no longer than its patience.
+    @Test func aPersonTakingTheirTimeEndsNothingButPatienceIsBounded() async throws {
+        let a = try Device(), b = try Device()
+        let item = try OutgoingItem(path: Self.sample("notes.txt"), type: "public.plain-text")
+        var sender = NearbySender(root: a.root, deviceName: "stranger", senderApp: "x")
+        sender.idleTimeout = 1
+        let slow: @Sendable (Double) -> @Sendable (IncomingAsk) async -> Bool = { seconds in
+            { _ in try? await Task.sleep(for: .seconds(seconds)); return true }
+        }
+        let waits = Mutex(0)
+        try await Self.withReceiver(b, mode: .everyone, prompt: slow(3.5), configure: {
+            $0.idleTimeout = 1
+            $0.askingInterval = 0.3
+        }) { port, _ in
+            let report = try await sender.send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint)) {
+                if case .waiting = $0 { waits.withLock { $0 += 1 } }
+            }
+            #expect(report.complete)
+        }
+        #expect(waits.withLock { $0 } >= 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
+        sender.answerPatience = 1
+        try await Self.withReceiver(b, mode: .everyone, prompt: slow(30), configure: { $0.askingInterval = 0.3 }) { port, _ in
+            let started = Clock.monotonic()
+            await #expect { try await sender.send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint)) }
+                throws: { if case NearbyError.timedOut = $0 { true } else { false } }
+            #expect(Clock.monotonic() - started < 10)
+        }
+    }
+
     @Test func aBodyLongerThanDeclaredIsCutOffAndNothingIsDelivered() async throws {
         let a = try Device(), b = try Device()
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")

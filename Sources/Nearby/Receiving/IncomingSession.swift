@@ -52,7 +52,7 @@ struct IncomingSession {
         }
         let ask = IncomingAsk(senderName: senderName, senderApp: senderApp, fingerprint: peer, pairedName: paired?.name,
                               items: items.indices.map { (names[$0], items[$0].type, items[$0].size, destinations[$0].label) })
-        if let refusal = try await refusal(ask, items: items) {
+        if let refusal = try await refusal(ask, items: items, outbound: outbound) {
             events(.asked(ask, accepted: false, reason: refusal))
             try await outbound.write(SessionMessage.answer(accepted: false, reason: refusal, token: [], held: []).frame)
             return
@@ -97,7 +97,7 @@ struct IncomingSession {
     }
 
     /// Why the ask is refused, or `nil` to accept it.
-    func refusal(_ ask: IncomingAsk, items: [ItemOffer]) async throws -> String? {
+    func refusal(_ ask: IncomingAsk, items: [ItemOffer], outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> String? {
         if let large = items.first(where: { $0.size > configuration.maximumItemSize }) {
             return "\(ItemName.safe(large.name)) is larger than this device takes (\(configuration.maximumItemSize) bytes)"
         }
@@ -124,6 +124,16 @@ struct IncomingSession {
             group.addTask { await prompt(ask) }
             group.addTask {
                 try? await Task.sleep(for: .seconds(configuration.askTimeout))
+                return nil
+            }
+            // Tells the sender a person is deciding (it would otherwise hear nothing for as long
+            // as they take). A sender that went away ends the question: nobody is left to answer.
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(configuration.askingInterval))
+                    if Task.isCancelled { break }
+                    do { try await outbound.write(SessionMessage.asking.frame) } catch { return nil }
+                }
                 return nil
             }
             let first = await group.next() ?? nil

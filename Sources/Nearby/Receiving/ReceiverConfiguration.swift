@@ -32,6 +32,9 @@ public struct ReceiverConfiguration: Sendable {
     public var sessionGrace: Double = 120
     /// Seconds an unpaired sender's ask may wait for the user.
     public var askTimeout: Double = 60
+    /// Seconds between the ``SessionMessage/asking`` messages sent while the user decides: well
+    /// under both sides' idle timeouts, so a person taking their time ends nothing.
+    public var askingInterval: Double = 10
     /// Asks an unpaired sender (one certificate, or one network address) may put to the person
     /// per ``askWindow``, one at a time. Further asks are refused without asking anyone.
     public var asksPerPeer = 5

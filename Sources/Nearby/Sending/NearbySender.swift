@@ -21,6 +21,11 @@ public struct NearbySender: Sendable {
     public var senderApp: String
     /// Seconds to wait for the connection.
     public var connectTimeout: Double = 10
+    /// Seconds the receiver may stay silent (its ``SessionMessage/asking`` counts as speaking).
+    public var idleTimeout: Double = 60
+    /// Seconds to wait while the receiver says a person is deciding (``SessionMessage/asking``):
+    /// a receiver that keeps saying so cannot hold the sender for longer.
+    public var answerPatience: Double = 300
 
     /// A sender on `root`.
     public init(root: DeviceRoot, deviceName: String, senderApp: String) {
@@ -38,7 +43,7 @@ public struct NearbySender: Sendable {
         let expected = target.expected
         let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? (pins.device(with: fingerprint) != nil) }
         let channel = try await Connection.connect(host: target.host, port: target.port, identity: identity, check: check,
-                                                   timeout: connectTimeout, idle: 60)
+                                                   timeout: connectTimeout, idle: idleTimeout)
         let outbox = Outbox(folder: folder)
         let key = outbox.key(target: target, items: items)
         let transfer = try outbox.transfer(for: key)
@@ -55,9 +60,19 @@ public struct NearbySender: Sendable {
                     throw error
                 }
                 // The handshake is over once anything comes back; a pin mismatch fails it.
-                guard let reply = try await frames.next() else { throw NearbyError.connection("\(target.address) closed the connection") }
+                guard var reply = try await frames.next() else { throw NearbyError.connection("\(target.address) closed the connection") }
                 guard let peer = check.fingerprint else { throw NearbyError.connection("no certificate from \(target.address)") }
                 progress(.connected(peer))
+                // A person there is deciding: wait for them, but not for ever.
+                let patience = Clock.monotonic() + answerPatience
+                while case .asking = try Self.message(reply) {
+                    progress(.waiting)
+                    guard Clock.monotonic() < patience else {
+                        throw NearbyError.timedOut("nobody at \(target.address) answered within \(Int(answerPatience)) s")
+                    }
+                    guard let next = try await frames.next() else { throw NearbyError.connection("\(target.address) closed the connection") }
+                    reply = next
+                }
                 guard case .answer(let accepted, let reason, let token, let held) = try Self.message(reply) else {
                     if case .refused(let why) = try Self.message(reply) { throw NearbyError.declined(why) }
                     throw NearbyError.protocolViolation("the receiver did not answer the ask")

@@ -2,6 +2,8 @@
 public enum SendProgress: Sendable {
     /// Connected; the receiver's certificate matched.
     case connected(Fingerprint)
+    /// A person on the receiving device is being asked (repeated while they decide).
+    case waiting
     /// The receiver answered the ask; per item the bytes it already held.
     case answered(accepted: Bool, held: [Int64])
     /// Bytes of an item sent so far (counting those held before), of its size.

@@ -107,6 +107,9 @@ final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// Closes a connection that has been silent for too long (a stalled peer holds no session).
+/// Silent means in both directions: a receiver asking its user writes ``SessionMessage/asking``
+/// and reads nothing meanwhile. A sender's bulk writes cannot hide a stalled peer: they pass
+/// this handler only while the socket drains (the async writer waits for writability).
 final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
@@ -121,6 +124,11 @@ final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         arm(context)
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        arm(context)
+        context.write(data, promise: promise)
     }
 
     func arm(_ context: ChannelHandlerContext) {

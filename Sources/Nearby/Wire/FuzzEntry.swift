@@ -83,6 +83,7 @@ import NIOEmbedded
             ("uploaded", .uploaded(item: 1, sha256: digest)),
             ("delivered", .delivered(item: 1, destination: "com.example.notes")),
             ("refused", .refused("not paired")),
+            ("asking", .asking),
             ("ask-most-items", .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: nil,
                                     transfer: [UInt8](repeating: 3, count: 16),
                                     items: (0..<SessionMessage.maximumItems).map { i in

@@ -42,6 +42,9 @@ public enum SessionMessage: Sendable, Equatable {
     case delivered(item: Int, destination: String)
     /// The receiver refuses and ends the session (why).
     case refused(String)
+    /// The receiver is still asking its user about the ask: sent every few seconds while a person
+    /// decides, so that neither side's idle timeout ends a session a person is answering.
+    case asking
 
     /// The largest number of items one ask may offer.
     public static let maximumItems = 1000
@@ -81,6 +84,8 @@ public enum SessionMessage: Sendable, Equatable {
         case .refused(let reason):
             d["Type"] = .string("Refused")
             d["Reason"] = .string(reason)
+        case .asking:
+            d["Type"] = .string("Asking")
         }
         return BinaryPropertyListWriter().write(.dictionary(d))
     }
@@ -138,6 +143,8 @@ public enum SessionMessage: Sendable, Equatable {
             return .delivered(item: Int(item), destination: try fields.string("Destination"))
         case "Refused":
             return .refused(try fields.string("Reason"))
+        case "Asking":
+            return .asking
         case let other:
             throw .protocolViolation("unknown message type '\(other)'")
         }

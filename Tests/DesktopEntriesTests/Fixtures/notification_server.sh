@@ -73,7 +73,8 @@ choose)
 answer)
   load
   how=$3; value=${4:-}
-  for i in $(seq 200); do [ "$(dunstctl count displayed 2>/dev/null)" = 1 ] && break; sleep 0.05; done
+  # Up to 60 s: a loaded machine (a release build beside the suite) was seen taking over 10.
+  for i in $(seq 1200); do [ "$(dunstctl count displayed 2>/dev/null)" = 1 ] && break; sleep 0.05; done
   [ "$(dunstctl count displayed)" = 1 ] || { echo "no notification was displayed"; exit 1; }
   case $how in
     choose) printf '%s' "$value" > "$dir/choice"; dunstctl action 0 ;;
