@@ -67,7 +67,7 @@ mount --bind "$dir/services" /etc/avahi/services
 { mount -t tmpfs tmpfs /run/avahi-daemon 2>/dev/null || { mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon; }; }
 dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile > "$dir/bus.log" 2>&1 &
 echo $! > "$dir/bus.pid"
-for _ in $(seq 100); do [ -S "$dir/socket" ] && break; sleep 0.02; done
+for _ in $(seq 1000); do [ -S "$dir/socket" ] && break; sleep 0.02; done
 export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
 exec avahi-daemon --file "$dir/avahi-daemon.conf" --no-drop-root --no-chroot --no-rlimits'
 start_daemons() {

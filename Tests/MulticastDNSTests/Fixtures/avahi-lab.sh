@@ -65,8 +65,8 @@ source "$HERE/avahi-daemons.sh"
 A1=$(start_daemons h1); pids+=($A1)
 A2=$(start_daemons h2); pids+=($A2)
 BUS1="unix:path=$BUSES/h1/socket" BUS2="unix:path=$BUSES/h2/socket"
-wait_for "$WORK/avahi-h1.out" 'Server startup complete' 200 || true
-wait_for "$WORK/avahi-h2.out" 'Server startup complete' 200 || true
+wait_for "$WORK/avahi-h1.out" 'Server startup complete' 1200 || true
+wait_for "$WORK/avahi-h2.out" 'Server startup complete' 1200 || true
 pids+=("$(cat "$BUSES/h1/bus.pid")" "$(cat "$BUSES/h2/bus.pid")")
 echo "avahi_h1=$(grep -c 'Server startup complete' "$WORK/avahi-h1.out")"
 echo "avahi_h2=$(grep -c 'Server startup complete' "$WORK/avahi-h2.out")"
@@ -168,7 +168,7 @@ echo "d_avahi_error=$(facts field "$WORK/d-avahi.out" error - message)"
 # A bus with nobody on it: the daemon's name is unknown.
 bus_config h3 >/dev/null
 bg_at h3 dbus-daemon --config-file="$BUSES/h3/bus.conf" --nofork --nopidfile > "$WORK/d-bus.out" 2>&1 & DB=$!; pids+=($DB)
-for _ in $(seq 100); do [ -S "$BUSES/h3/socket" ] && break; sleep 0.02; done
+for _ in $(seq 1000); do [ -S "$BUSES/h3/socket" ] && break; sleep 0.02; done
 t0=$(now)
 at h3 env DBUS_SYSTEM_BUS_ADDRESS=unix:path=$BUSES/h3/socket "$PROBE" publish --backend automatic --interface eth0 --type $T --name "Dee" --port 9 \
   --host-label di-h3 --duration 0 > "$WORK/d-emptybus.out" 2>&1 || true

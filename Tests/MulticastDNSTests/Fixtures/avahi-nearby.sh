@@ -37,8 +37,8 @@ H1=$(lab addr h1)
 source "$HERE/avahi-daemons.sh"
 A1=$(start_daemons h1); pids+=($A1)
 A2=$(start_daemons h2); pids+=($A2)
-wait_for "$WORK/avahi-h1.out" 'Server startup complete' || true
-wait_for "$WORK/avahi-h2.out" 'Server startup complete' || true
+wait_for "$WORK/avahi-h1.out" 'Server startup complete' 1200 || true
+wait_for "$WORK/avahi-h2.out" 'Server startup complete' 1200 || true
 pids+=("$(cat "$BUSES/h1/bus.pid")" "$(cat "$BUSES/h2/bus.pid")")
 BUS1="unix:path=$BUSES/h1/socket" BUS2="unix:path=$BUSES/h2/socket"
 

@@ -179,7 +179,7 @@ SERVICE
   bg_at h3 sh -c 'mount --bind "$1/services" /etc/avahi/services && mount -t tmpfs tmpfs /run/avahi-daemon 2>/dev/null ||
     { mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon; }; exec avahi-daemon --file "$1/avahi-daemon.conf" --no-drop-root --no-chroot --no-rlimits' \
     sh "$WORK/avahi" > "$WORK/f-avahi.out" 2>&1 & A=$!; pids+=($A)
-  wait_for "$WORK/f-avahi.out" 'Server startup complete' 200 || true
+  wait_for "$WORK/f-avahi.out" 'Server startup complete' 1200 || true
   at h1 "$PROBE" lookup --interface eth0 --type $T --timeout 1.5 > "$WORK/f-lookup.out" 2>&1 || true
   echo "f_ours_found=$(facts names "$WORK/f-lookup.out")"
   echo "f_avahi_service=$(python3 -c 'import json,sys
