@@ -96,54 +96,14 @@ struct IncomingSession {
         }
     }
 
-    /// Why the ask is refused, or `nil` to accept it.
+    /// Why the ask is refused, or `nil` to accept it (``AskPolicy``); while a person decides, the
+    /// sender is told so every few seconds.
     func refusal(_ ask: IncomingAsk, items: [ItemOffer], outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> String? {
-        if let large = items.first(where: { $0.size > configuration.maximumItemSize }) {
-            return "\(ItemName.safe(large.name)) is larger than this device takes (\(configuration.maximumItemSize) bytes)"
-        }
-        let total = items.reduce(Int64(0)) { $0 &+ $1.size }
-        let folder = NearbyFolder(root: configuration.root)
-        try folder.create()
-        let free: Int64
-        do { free = try FileSystem.availableBytes(folder.spool) } catch { throw NearbyError.system(error) }
-        // Twice the items: the spool, then the copy an app's delivery makes.
-        if free < 2 * total + configuration.spaceMargin {
-            return "not enough free space (\(total) bytes asked, \(free) free)"
-        }
-        if paired != nil || configuration.autoAccept { return nil }
+        let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
         // Counted by certificate and by address (AskLimits says why).
         let keys = ["fp:" + peer.hex] + (channel.remoteAddress?.ipAddress.map { ["ip:" + $0] } ?? [])
-        let admission: AskLimits.Admission
-        switch askLimits.admit(keys: keys, now: Clock.monotonic()) {
-        case .success(let admitted): admission = admitted
-        case .failure(let refusal): return refusal.reason
-        }
-        defer { withExtendedLifetime(admission) {} }
-        guard let prompt else { return "the sender is not paired and nobody is here to accept" }
-        let answer = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await prompt(ask) }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(configuration.askTimeout))
-                return nil
-            }
-            // Tells the sender a person is deciding (it would otherwise hear nothing for as long
-            // as they take). A sender that went away ends the question: nobody is left to answer.
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(configuration.askingInterval))
-                    if Task.isCancelled { break }
-                    do { try await outbound.write(SessionMessage.asking.frame) } catch { return nil }
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        switch answer {
-        case true?: return nil
-        case false?: return "declined"
-        case nil: return "nobody answered within \(Int(configuration.askTimeout)) s"
+        return try await policy.refusal(ask, sizes: items.map(\.size), names: items.map(\.name), trusted: paired != nil, keys: keys) {
+            try await outbound.write(SessionMessage.asking.frame)
         }
     }
 
