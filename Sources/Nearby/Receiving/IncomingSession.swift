@@ -142,15 +142,12 @@ struct IncomingSession {
             do { try FileSystem.rename(staged, to: spool.completePath(index, name: ItemName.safe(item.name))) } catch { throw .system(error) }
         }
         if let waiting = spool.waitingFile(index) {
-            let path: String
             if let prior = try destination.priorDelivery(of: waiting, root: configuration.root) {
-                path = prior
+                try spool.markDelivered(index, destination: destination.label, path: prior)
             } else {
-                try spool.recordMove(index, of: waiting)
-                path = try destination.deliver(waiting, type: item.type, root: configuration.root, senderApp: senderApp,
-                                               annotation: annotation, launch: configuration.launchApps)
+                _ = try spool.deliver(index, file: waiting, type: item.type, to: destination, root: configuration.root,
+                                      senderApp: senderApp, annotation: annotation, launch: configuration.launchApps)
             }
-            try spool.markDelivered(index, destination: destination.label, path: path)
             return item.size
         }
         return try spool.held(index, size: item.size)
@@ -160,55 +157,23 @@ struct IncomingSession {
     func receive(_ index: Int, from offset: Int64, accepted: Accepted, annotation: PropertyList,
                  inbound: inout some FrameSource) async throws -> String {
         let item = accepted.items[index]
-        let spool = accepted.spool
-        let file = try spool.openPartial(index, at: offset)
-        var hasher = SHA256()
-        if offset > 0 { try FileHash.update(&hasher, from: file, length: offset) }
-        var position = offset
-        // Where the disk writes started last: the kernel is asked to write each 8 MiB out as it
-        // arrives. Left to its own timers, all of 1 GiB waited in the page cache for the fsync
-        // after the last byte, which took 0.35 s of a 2.2 s transfer (strace, the lab's unlimited veth).
-        var writtenOut = offset
-        while position < item.size {
+        var writer = try ItemWriter(spool: accepted.spool, index: index, size: item.size, from: offset)
+        while !writer.isFull {
             guard let frame = try await inbound.next() else {
-                throw NearbyError.connection("the sender stopped after \(position) of \(item.size) bytes of item \(index)")
+                throw NearbyError.connection("the sender stopped after \(writer.position) of \(item.size) bytes of item \(index)")
             }
             try accepted.checkDeadline()
             guard frame.kind == .data else { throw NearbyError.protocolViolation("a message in the middle of item \(index)'s bytes") }
-            let count = Int64(frame.payload.readableBytes)
-            guard count <= item.size - position else {
-                throw NearbyError.protocolViolation("item \(index) is longer than the \(item.size) bytes declared")
-            }
-            try frame.payload.withUnsafeReadableBytes { bytes in
-                hasher.update(bufferPointer: bytes)
-                do { try file.write(bytes, at: position) } catch let error as SystemCallError { throw NearbyError.system(error) }
-            }
-            position += count
-            if position - writtenOut >= Self.writebackChunk {
-                // Only a head start for the fsync below, which is what makes the bytes durable.
-                try? file.startWriteback(from: writtenOut, length: position - writtenOut)
-                writtenOut = position
-            }
+            try frame.payload.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
         }
         guard let end = try await inbound.next(), end.kind == .message, case .uploaded(let declaredItem, let declared) = try Self.message(end),
               declaredItem == index else {
             throw NearbyError.protocolViolation("item \(index)'s bytes were not followed by its SHA-256")
         }
-        guard Array(hasher.finalize()) == declared else {
-            try? FileSystem.remove(spool.partial(index))
-            throw NearbyError.protocolViolation("item \(index)'s bytes do not have the SHA-256 declared: discarded")
-        }
-        do { try file.sync() } catch { throw NearbyError.system(error) }
-        let complete = try spool.complete(index, name: accepted.names[index])
-        try spool.recordMove(index, of: complete)
-        let path = try accepted.destinations[index].deliver(complete, type: item.type, root: configuration.root, senderApp: accepted.senderApp,
-                                                            annotation: annotation, launch: configuration.launchApps)
-        try spool.markDelivered(index, destination: accepted.destinations[index].label, path: path)
-        return path
+        let complete = try writer.complete(name: accepted.names[index], expected: declared)
+        return try accepted.spool.deliver(index, file: complete, type: item.type, to: accepted.destinations[index], root: configuration.root,
+                                          senderApp: accepted.senderApp, annotation: annotation, launch: configuration.launchApps)
     }
-
-    /// How many received bytes are left to the page cache before the disk is asked to write them.
-    static let writebackChunk: Int64 = 8 << 20
 
     /// The value handed to the app with each item: who sent it, from which device.
     static func annotation(senderName: String, peer: Fingerprint, paired: PairedDevice?) -> PropertyList {
