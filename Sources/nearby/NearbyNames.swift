@@ -24,6 +24,9 @@ enum NearbyOption: String, OptionName {
     case noDiscovery = "--no-discovery"
     case interface = "--interface"
     case timeout = "--timeout"
+    case localSend = "--localsend"
+    case localSendPort = "--localsend-port"
+    case localSendPin = "--localsend-pin"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.

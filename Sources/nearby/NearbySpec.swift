@@ -50,6 +50,10 @@ let nearbySpec: ToolSpec = {
                 port,
                 OptionSpec("--downloads", value: .directory, help: "where items no app takes go (default: the XDG download folder)"),
                 OptionSpec("--no-launch", help: "deliver without starting the receiving app's launch command"),
+                OptionSpec("--localsend", value: .choice(["https", "http", "off"]),
+                           help: "in everyone-mode, also receive from LocalSend apps (protocol v2): over HTTPS (default), plain HTTP, or not at all"),
+                OptionSpec("--localsend-port", value: .number("N"), help: "LocalSend's port, for its server and its multicast announcements (default 53317)"),
+                OptionSpec("--localsend-pin", value: .text("PIN"), help: "a PIN LocalSend senders must give"),
                 name, json, interface, noDiscovery,
             ], operandCount: 0...0),
             VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)", options: [

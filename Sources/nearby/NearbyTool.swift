@@ -235,6 +235,18 @@ struct NearbyTool: Sendable {
         configuration.announces = !command.flag(.noDiscovery)
         configuration.interfaces = interfaces
         configuration.deviceName = deviceName
+        if mode == .everyone, command[.localSend] != "off" {
+            var localSend = LocalSendSettings()
+            localSend.secure = command[.localSend] != "http"
+            if let text = command[.localSendPort] {
+                guard let port = Int(text), (0...65535).contains(port) else { throw NearbyError.badAddress("--localsend-port \(text): not a port") }
+                localSend.port = port
+                if port != 0 { localSend.multicastPort = port }
+            }
+            localSend.pin = command[.localSendPin]
+            localSend.multicast = !command.flag(.noDiscovery)
+            configuration.localSend = localSend
+        }
         let json = self.json
         // Who is asked about an unpaired sender: the person at this terminal, else the desktop
         // user through a notification, else nobody (declined).

@@ -16,6 +16,8 @@ public struct IncomingAsk: Sendable {
 public enum ReceiverEvent: Sendable {
     /// Listening on a port.
     case listening(port: Int)
+    /// Also speaking LocalSend, on this port (HTTPS or plain HTTP).
+    case listeningLocalSend(port: Int, secure: Bool)
     /// A connection was refused in the handshake (its certificate is not paired).
     case refusedPeer(Fingerprint?)
     /// An ask arrived and was answered.

@@ -20,6 +20,10 @@ public final class NearbyReceiver: Sendable {
     let sessions = Atomic<Int>(0)
     let claims = TransferClaims()
     let askLimits: AskLimits
+    /// LocalSend's receiver, in everyone-mode when configured.
+    let localSend: LocalSendReceiver?
+    /// The port LocalSend is served on, when it is.
+    public var localSendPort: Int? { localSend?.port }
     /// How long a delivered transfer's markers are kept (a week).
     static let deliveredRetention: Double = 7 * 86_400
 
@@ -48,6 +52,18 @@ public final class NearbyReceiver: Sendable {
         askLimits = AskLimits(limit: configuration.asksPerPeer, window: configuration.askWindow)
         self.prompt = prompt
         self.events = events
+        if mode == .everyone, let settings = configuration.localSend {
+            let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
+            do {
+                localSend = try await LocalSendReceiver(configuration: configuration, settings: settings, identity: identity, policy: policy,
+                                                        events: events)
+            } catch {
+                try? await server.channel.close()
+                throw error
+            }
+        } else {
+            localSend = nil
+        }
     }
 
     /// Serves until the task is cancelled or, in everyone-mode, its minutes run out.
@@ -57,6 +73,7 @@ public final class NearbyReceiver: Sendable {
         events(.listening(port: port))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.accept() }
+            if let localSend { group.addTask { try await localSend.run() } }
             if let responder {
                 // A new instance each epoch: new random names, new tags (and the paired list as it is now).
                 group.addTask {

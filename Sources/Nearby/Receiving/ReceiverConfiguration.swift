@@ -47,6 +47,8 @@ public struct ReceiverConfiguration: Sendable {
     public var deviceName = "Linux device"
     /// The interfaces announced on (`nil`: every multicast interface).
     public var interfaces: [String]?
+    /// Whether (and how) LocalSend is spoken too, in everyone-mode only (`nil`: not at all).
+    public var localSend: LocalSendSettings?
     /// Bytes of free space kept beyond what the items need.
     public var spaceMargin: Int64 = 64 << 20
 

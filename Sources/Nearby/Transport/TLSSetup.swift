@@ -52,3 +52,24 @@ final class PeerCheck: Sendable {
     /// The fingerprint seen.
     var fingerprint: Fingerprint? { seen.withLock { $0 } }
 }
+
+extension TLSSetup {
+    /// A context for LocalSend, whose devices present self-signed certificates and whose
+    /// senders present none: the server asks for no client certificate, the client records the
+    /// server's fingerprint and judges it with `check` (LocalSend itself checks nothing). TLS 1.2
+    /// and up, as LocalSend's apps speak.
+    static func localSendContext(_ identity: DeviceIdentity, server: Bool) throws(NearbyError) -> NIOSSLContext {
+        do {
+            let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+            let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+            var configuration = server
+                ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+                : TLSConfiguration.makeClientConfiguration()
+            configuration.minimumTLSVersion = .tlsv12
+            // A server does not ask for a client certificate; a client judges the server's by
+            // the custom callback only.
+            configuration.certificateVerification = server ? .none : .noHostnameVerification
+            return try NIOSSLContext(configuration: configuration)
+        } catch { throw .identity("TLS: \(error)") }
+    }
+}

@@ -1,0 +1,282 @@
+import Crypto
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import PropertyLists
+import SystemCalls
+import UniformTypes
+import AppRegistry
+
+/// The receiving side of LocalSend protocol v2, for LocalSend's apps on phones and desktops: an
+/// HTTP(S) server on LocalSend's port with `info` (v1 and v2), `register`, `prepare-upload`,
+/// `upload` (`Content-Length` or chunked bodies) and `cancel`, and the multicast announcements
+/// (``LocalSendMulticast``). Asks go through the receiver's own ``AskPolicy`` (the prompt, the
+/// limits, free space); accepted files go through the same spool and delivery as nearby items:
+/// the MIME type through the type engine to a UTI and so to the app that takes it, the alias
+/// naming the sender in the open request.
+///
+/// What LocalSend's own receivers do with hostile input, this does not: a name is display text
+/// only (``ItemName``), a body longer than declared is cut off within one buffer and nothing of it
+/// is kept, an upload needs its own file's token from the address that asked, and a `sha256`,
+/// when sent, is checked.
+final class LocalSendReceiver: Sendable {
+    let configuration: ReceiverConfiguration
+    let settings: LocalSendSettings
+    let identity: DeviceIdentity
+    let policy: AskPolicy
+    let events: @Sendable (ReceiverEvent) -> Void
+    let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    let sessions: LocalSendSessions
+    /// The port the server listens on.
+    let port: Int
+    /// The fingerprint we give: our certificate's SHA-256 with HTTPS (as LocalSend defines it),
+    /// else a random string for this run.
+    let fingerprint: String
+
+    /// Binds the server (nothing is served until ``run()``).
+    init(configuration: ReceiverConfiguration, settings: LocalSendSettings, identity: DeviceIdentity, policy: AskPolicy,
+         events: @escaping @Sendable (ReceiverEvent) -> Void) async throws {
+        let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
+        let idle = configuration.idleTimeout
+        do {
+            server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .bind(host: configuration.host, port: settings.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let sync = channel.pipeline.syncOperations
+                        if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
+                        try sync.addHandler(IdleTimeout(seconds: idle))
+                        try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw NearbyError.connection("LocalSend port \(settings.port): \(Connection.describe(error))")
+        }
+        port = server.channel.localAddress?.port ?? settings.port
+        self.configuration = configuration
+        self.settings = settings
+        self.identity = identity
+        self.policy = policy
+        self.events = events
+        sessions = LocalSendSessions(expiry: max(60, configuration.idleTimeout * 4))
+        fingerprint = settings.secure ? identity.fingerprint.hex.uppercased() : Fingerprint.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    /// How we describe ourselves; `announce` for a multicast announcement.
+    func device(announce: Bool? = nil) -> LocalSendDevice {
+        LocalSendDevice(alias: configuration.deviceName, deviceModel: "Linux", deviceType: settings.deviceType, fingerprint: fingerprint,
+                        port: port, protocol: settings.secure ? "https" : "http", download: false, announce: announce)
+    }
+
+    /// Serves until cancelled.
+    func run() async throws {
+        events(.listeningLocalSend(port: port, secure: settings.secure))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.accept() }
+            if settings.multicast {
+                let multicast = try await LocalSendMulticast(receiver: self)
+                group.addTask { try await multicast.run() }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    func accept() async throws {
+        try await server.executeThenClose { inbound in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await connection in inbound {
+                    group.addTask { await self.serve(connection) }
+                }
+            }
+        }
+    }
+
+    /// A reply.
+    struct Reply {
+        var status: HTTPResponseStatus
+        var body: [UInt8] = []
+        /// Close the connection after it (the request's body was not read to its end).
+        var close = false
+
+        static func json(_ bytes: [UInt8]) -> Reply { Reply(status: .ok, body: bytes) }
+        static func error(_ status: HTTPResponseStatus, _ message: String, close: Bool = false) -> Reply {
+            Reply(status: status, body: LocalSendJSON.encode(["message": message]), close: close)
+        }
+    }
+
+    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        let address = connection.channel.remoteAddress?.ipAddress ?? ""
+        try? await connection.executeThenClose { inbound, outbound in
+            var parts = inbound.makeAsyncIterator()
+            while let part = try await parts.next() {
+                guard case .head(let head) = part else { continue }
+                let reply: Reply
+                do { reply = try await respond(to: head, parts: &parts, from: address) } catch {
+                    events(.failed("LocalSend from \(address): \(error)"))
+                    reply = .error(.badRequest, "\(error)", close: true)
+                }
+                let close = reply.close || !head.isKeepAlive
+                var response = HTTPResponseHead(version: head.version, status: reply.status)
+                response.headers.add(name: "Content-Length", value: String(reply.body.count))
+                if !reply.body.isEmpty { response.headers.add(name: "Content-Type", value: "application/json") }
+                if close { response.headers.add(name: "Connection", value: "close") }
+                try await outbound.write(.head(response))
+                if !reply.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))) }
+                try await outbound.write(.end(nil))
+                if close { return }
+            }
+        }
+    }
+
+    /// The reply to one request; its body is read here (to its end, unless the reply closes).
+    func respond(to head: HTTPRequestHead, parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator,
+                 from address: String) async throws -> Reply {
+        guard let target = LocalSendQuery(head.uri) else {
+            return .error(.badRequest, "the request target is not valid", close: true)
+        }
+        switch (head.method, target.path) {
+        case (.GET, "/api/localsend/v1/info"), (.GET, "/api/localsend/v2/info"):
+            guard try await Self.body(&parts, limit: 0) != nil else { return .error(.payloadTooLarge, "no body expected", close: true) }
+            return .json(device().json)
+        case (.POST, "/api/localsend/v2/register"), (.POST, "/api/localsend/v1/register"):
+            guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
+                return .error(.payloadTooLarge, "the body is too large", close: true)
+            }
+            _ = try LocalSendDevice.decode(body)
+            return .json(device().json)
+        case (.POST, "/api/localsend/v2/prepare-upload"):
+            guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
+                return .error(.payloadTooLarge, "the body is too large", close: true)
+            }
+            if let pin = settings.pin, target["pin"] != pin { return .error(.unauthorized, "PIN required") }
+            let request: LocalSendPrepareUpload
+            do { request = try LocalSendPrepareUpload.decode(body) } catch { return .error(.badRequest, "\(error)") }
+            return try await prepare(request, from: address)
+        case (.POST, "/api/localsend/v2/upload"):
+            guard let sessionId = target["sessionId"], let fileId = target["fileId"], let token = target["token"] else {
+                return .error(.badRequest, "missing parameters", close: true)
+            }
+            return try await upload(sessionId: sessionId, fileId: fileId, token: token, from: address, parts: &parts)
+        case (.POST, "/api/localsend/v2/cancel"):
+            _ = try await Self.body(&parts, limit: 0)
+            _ = sessions.cancel(sessionId: target["sessionId"], address: address)
+            return Reply(status: .ok)
+        default:
+            return .error(.notFound, "not found", close: true)
+        }
+    }
+
+    /// The request's body, read to its end; `nil` when it holds more than `limit` bytes (the rest
+    /// is not read: the reply closes the connection).
+    static func body(_ parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator, limit: Int) async throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while let part = try await parts.next() {
+            switch part {
+            case .head: throw NearbyError.protocolViolation("a request inside a request")
+            case .body(let buffer):
+                guard bytes.count + buffer.readableBytes <= limit else { return nil }
+                bytes += buffer.readableBytesView
+            case .end: return bytes
+            }
+        }
+        throw NearbyError.connection("the sender closed the connection in the middle of a request")
+    }
+
+    /// Decides a `prepare-upload`: one session at a time, the policy (and the person), then a token per file.
+    func prepare(_ request: LocalSendPrepareUpload, from address: String) async throws -> Reply {
+        guard sessions.reserve(now: Clock.monotonic()) else { return .error(.conflict, "blocked by another session") }
+        var reserved = true
+        defer { if reserved { sessions.release() } }
+        let sender = Self.senderFingerprint(request.info.fingerprint)
+        let registry = try? RegistryStore.forQuery(root: configuration.root)
+        // In a stable order: the spool's item numbers follow it.
+        let offers = request.files.values.sorted { $0.id < $1.id }
+        let names = offers.map { ItemName.safe($0.fileName) }
+        let types = zip(offers, names).map { offer, name in LocalSendTypes.identifier(mimeType: offer.fileType, name: name, registry: registry) }
+        let destinations = offers.indices.map { i in
+            Destination.choose(type: types[i], name: names[i], targetApp: nil, registry: registry, downloads: configuration.downloads)
+        }
+        let senderName = request.info.alias
+        let ask = IncomingAsk(senderName: senderName, senderApp: LocalSendSettings.senderApp, fingerprint: sender, pairedName: nil,
+                              items: offers.indices.map { (names[$0], types[$0], offers[$0].size, destinations[$0].label) })
+        if let refusal = try await policy.refusal(ask, sizes: offers.map(\.size), names: offers.map(\.fileName), trusted: false,
+                                                  keys: ["fp:" + sender.hex, "ip:" + address]) {
+            events(.asked(ask, accepted: false, reason: refusal))
+            return .error(.forbidden, refusal)
+        }
+        let total = offers.reduce(Int64(0)) { $0 &+ $1.size }
+        var files: [String: LocalSendSessions.File] = [:]
+        for (index, offer) in offers.enumerated() {
+            files[offer.id] = .init(index: index, token: Self.randomHex(16), size: offer.size, name: names[index], type: types[index],
+                                    destination: destinations[index], sha256: offer.sha256.flatMap(LocalSendPrepareUpload.digest), state: .waiting)
+        }
+        let id = Self.randomHex(16)
+        let now = Clock.monotonic()
+        let spool = Spool(base: NearbyFolder(root: configuration.root).spool, sender: sender, transfer: (0..<16).map { _ in UInt8.random(in: 0...255) })
+        let annotation: PropertyList = .dictionary(["Nearby": .dictionary([
+            "Fingerprint": .string(request.info.fingerprint), "Protocol": .string("LocalSend"), "SenderName": .string(senderName),
+        ])])
+        sessions.start(.init(id: id, address: address, senderName: senderName, spool: spool, annotation: annotation, files: files,
+                             lastRequest: now, deadline: now + configuration.sessionGrace + Double(total) / Double(max(1, configuration.minimumRate))))
+        reserved = false
+        events(.asked(ask, accepted: true, reason: nil))
+        return .json(LocalSendJSON.encode(LocalSendPrepared(sessionId: id, files: files.mapValues(\.token))))
+    }
+
+    /// Receives one file's body into the spool, checks it, delivers it.
+    func upload(sessionId: String, fileId: String, token: String, from address: String,
+                parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator) async throws -> Reply {
+        let ticket: LocalSendSessions.Ticket
+        switch sessions.begin(sessionId: sessionId, fileId: fileId, token: token, address: address, now: Clock.monotonic()) {
+        case .success(let t): ticket = t
+        case .failure(let refusal): return .error(HTTPResponseStatus(statusCode: refusal.status), refusal.reason, close: true)
+        }
+        var delivered = false
+        defer { sessions.finish(ticket, delivered: delivered, now: Clock.monotonic()) }
+        let file = ticket.file
+        var writer = try ItemWriter(spool: ticket.spool, index: file.index, size: file.size, from: 0)
+        while let part = try await parts.next() {
+            switch part {
+            case .head: throw NearbyError.protocolViolation("a request inside an upload")
+            case .body(let buffer):
+                guard sessions.touch(ticket, now: Clock.monotonic()) else { return .error(.conflict, "the session was cancelled", close: true) }
+                guard Clock.monotonic() < ticket.deadline else {
+                    return .error(.requestTimeout, "the session ran past its time (slower than the receiver's minimum rate)", close: true)
+                }
+                do {
+                    try buffer.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
+                } catch {
+                    events(.failed("LocalSend from \(address): \(file.name): \(error)"))
+                    return .error(.badRequest, "\(error)", close: true)
+                }
+            case .end:
+                let complete: String
+                do { complete = try writer.complete(name: file.name, expected: file.sha256) } catch {
+                    events(.failed("LocalSend from \(address): \(file.name): \(error)"))
+                    return .error(.badRequest, "\(error)")
+                }
+                let path = try ticket.spool.deliver(file.index, file: complete, type: file.type, to: file.destination, root: configuration.root,
+                                                    senderApp: LocalSendSettings.senderApp, annotation: ticket.annotation,
+                                                    launch: configuration.launchApps)
+                delivered = true
+                events(.delivered(name: file.name, destination: file.destination.label, path: path, bytes: file.size, resumedFrom: 0))
+                return Reply(status: .ok)
+            }
+        }
+        throw NearbyError.connection("the sender stopped after \(writer.position) of \(file.size) bytes of \(file.name)")
+    }
+
+    /// The fingerprint a sender claims, as one (LocalSend's HTTPS fingerprint is a SHA-256 in
+    /// hex); any other string stands for the SHA-256 of itself.
+    static func senderFingerprint(_ claimed: String) -> Fingerprint {
+        if claimed.utf8.count == 64, let fingerprint = Fingerprint(hex: claimed) { return fingerprint }
+        return Fingerprint(bytes: Array(SHA256.hash(data: Array(claimed.utf8))))!
+    }
+
+    static func randomHex(_ count: Int) -> String { Fingerprint.hex((0..<count).map { _ in UInt8.random(in: 0...255) }) }
+}
