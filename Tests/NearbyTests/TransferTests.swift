@@ -127,6 +127,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: b.root.path + "/../evil.weird"))
     }
 
+    /// An item only an app that opens documents in place takes (the sample Files app: any data)
+    /// goes into that app's Inbox like any other: a received item has no place of its own. Its
+    /// request pointed into the spool, whose file is removed once delivered (the LocalSend lab
+    /// lost a file this way).
+    @Test func anItemForAnAppThatOpensDocumentsInPlaceLandsInItsInbox() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let dir = try TestSupport.temporaryDirectory()
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: dir.appendingPathComponent("blob.bin"))
+        let blob = try OutgoingItem(path: dir.appendingPathComponent("blob.bin").path, type: "public.data")
+        let report = try await Self.withReceiver(b) { port, _ in
+            try await NearbySender(root: a.root, deviceName: "a", senderApp: "com.example.mail")
+                .send([blob], to: SendTarget(host: "127.0.0.1", port: port, expected: nil))
+        }
+        #expect(report.destinations == ["com.example.files"])
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.files") + "/blob.bin") == bytes)
+        let requests = b.root.path + "/Containers/com.example.files/Library/OpenRequests"
+        let request = try OpenRequest.read(requests + "/" + #require(try FileManager.default.contentsOfDirectory(atPath: requests).first))
+        #expect(request.documentPath == b.inbox("com.example.files") + "/blob.bin" && !request.opensInPlace)
+    }
+
     @Test func anUnpairedSenderGetsNothingInPairedMode() async throws {
         let a = try Device(), b = try Device()
         try a.pair(with: b, as: "b")  // a pins b, but b has not paired a

@@ -62,10 +62,16 @@ public struct Delivery: Sendable {
                         progress: ((Int64, Int64) -> Void)? = nil) throws(HandlerError) -> Result {
         let original: String
         do { original = try CurrentProcess.absolutePath(documentPath) } catch { throw .system(error) }
+        // A document the caller gives away (a received item) has no place of its own to be
+        // opened in: it goes into the Inbox even for an app that opens documents in place, as
+        // AirDrop's do on iOS. Left where it was, its request pointed into the nearby spool,
+        // which removes the file once the item is marked delivered (LocalSend's lab lost a
+        // 100 MB file to the Files sample app this way).
+        let inPlace = app.opensDocumentsInPlace && !movingOriginal
         // Checked before the container is made: a refused document leaves no empty folders. (The
         // copy checks again what it opened.)
         guard let status = FileSystem.status(original) else { throw .system(SystemCallError(.stat, path: original, errno: .noSuchFileOrDirectory)) }
-        guard Self.takes(status.kind, inPlace: app.opensDocumentsInPlace) else { throw .notAFile(original, status.kind) }
+        guard Self.takes(status.kind, inPlace: inPlace) else { throw .notAFile(original, status.kind) }
         let container: AppContainer
         do {
             container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: root)
@@ -76,12 +82,12 @@ public struct Delivery: Sendable {
         request.documentType = type
         request.sourceApplication = sourceApplication
         request.targetApplication = app.bundleIdentifier
-        request.opensInPlace = app.opensDocumentsInPlace
+        request.opensInPlace = inPlace
         request.time = clock.now()
         request.annotation = annotation
         request.activity = activity
         let requestPath: String
-        if app.opensDocumentsInPlace {
+        if inPlace {
             do { requestPath = try request.write(into: container.openRequests, clock: clock) } catch { throw .openRequest(error) }
         } else {
             let staged = movingOriginal
@@ -116,7 +122,7 @@ public struct Delivery: Sendable {
             } catch { throw .system(error) }
             launched = words
         }
-        return Result(documentPath: request.documentPath, requestPath: requestPath, inPlace: app.opensDocumentsInPlace, launched: launched)
+        return Result(documentPath: request.documentPath, requestPath: requestPath, inPlace: inPlace, launched: launched)
     }
 
     /// Whether a document of `kind` can be handed over: a regular file, or also a folder (a
