@@ -141,7 +141,8 @@ final class LocalSendReceiver: Sendable {
         }
         switch (head.method, target.path) {
         case (.GET, "/api/localsend/v1/info"), (.GET, "/api/localsend/v2/info"):
-            guard try await Self.body(&parts, limit: 0) != nil else { return .error(.payloadTooLarge, "no body expected", close: true) }
+            // Read and ignored: some senders send `{}` even with GET (the PyPI package does).
+            guard try await Self.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
             return .json(device().json)
         case (.POST, "/api/localsend/v2/register"), (.POST, "/api/localsend/v1/register"):
             guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
@@ -163,7 +164,7 @@ final class LocalSendReceiver: Sendable {
             }
             return try await upload(sessionId: sessionId, fileId: fileId, token: token, from: address, parts: &parts)
         case (.POST, "/api/localsend/v2/cancel"):
-            _ = try await Self.body(&parts, limit: 0)
+            guard try await Self.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
             _ = sessions.cancel(sessionId: target["sessionId"], address: address)
             return Reply(status: .ok)
         default:

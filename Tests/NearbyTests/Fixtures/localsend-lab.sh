@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# nearby's LocalSend receiver against a real LocalSend peer (PyPI localsend 0.1.2, driven by
+# localsend_peer.py) on hosts in network namespaces (../shared/nearby/lab.sh): the peer finds
+# our receiver by multicast (our POST /register answers its announcement), sends ROUNDS times into
+# the app that takes plain text, then 100 MB to us and 100 MB to another copy of itself (the
+# yardstick, same run), and times our register answers. Prints key=value lines for LocalSendLabTests.
+#   localsend-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS]   (WORK holds device root B made by the test)
+set -euo pipefail
+NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20}
+HERE=$(cd "$(dirname "$0")" && pwd)
+export LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0}
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
+# The peer's requests would otherwise verify against the machine's CA bundle (requests and httpx
+# honour these even with verify=False).
+unset REQUESTS_CA_BUNDLE CURL_CA_BUNDLE SSL_CERT_FILE
+lab() { bash "$LABSH" "$@"; }
+bg_at() { exec bash "$LABSH" exec "$@"; }
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+wait_for() { for _ in $(seq "${3:-200}"); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timeout waiting for $2 in $1" >&2; cat "$1" >&2; return 1; }
+
+bash "$HERE/localsend-venv.sh" "$VENV" >&2
+PY=$VENV/bin/python
+
+lab up >/dev/null
+lab fence reset >/dev/null
+
+# Our receiver in h2: everyone-mode, accepting without a person (the prompt has its own tests).
+bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode everyone --auto-accept --name h2 --port 53500 --interface eth0 --json --no-launch \
+  --downloads "$WORK/B/Downloads" > "$WORK/recv.out" 2>&1 &
+RECEIVER=$!; pids+=($RECEIVER)
+wait_for "$WORK/recv.out" '"localsend"'
+
+# The yardstick: the peer's own receiver in h3.
+mkdir -p "$WORK/peer3"
+HOME=$WORK/peer3 PEER_ALIAS="Peer Desk" bg_at h3 "$PY" "$HERE/localsend_peer.py" receive "$WORK/peer3/in" > "$WORK/peer3.out" 2>&1 &
+pids+=($!)
+wait_for "$WORK/peer3.out" '"listening"' 400
+
+head -c 100000000 /dev/urandom > "$WORK/big.bin"
+mkdir -p "$WORK/peer1"
+HOME=$WORK/peer1 PINGS=10 lab exec h1 "$PY" "$HERE/localsend_peer.py" send h2 "$ROUNDS" "$WORK/notes.txt" > "$WORK/peer1.out" 2>&1 || true
+HOME=$WORK/peer1 PINGS=0 lab exec h1 "$PY" "$HERE/localsend_peer.py" send h2 1 "$WORK/big.bin" > "$WORK/big-ours.out" 2>&1 || true
+HOME=$WORK/peer1 PINGS=0 lab exec h1 "$PY" "$HERE/localsend_peer.py" send "Peer Desk" 1 "$WORK/big.bin" > "$WORK/big-peer.out" 2>&1 || true
+
+kill -TERM $RECEIVER 2>/dev/null || true
+wait $RECEIVER 2>/dev/null && echo "receiver_status=0" || echo "receiver_status=$?"
+
+"$PY" - "$WORK" <<'PY'
+import json, sys, statistics
+work = sys.argv[1]
+def events(name):
+    out = []
+    for line in open(f"{work}/{name}"):
+        try: out.append(json.loads(line))
+        except ValueError: pass
+    return out
+peer = events("peer1.out")
+found = [e for e in peer if e["event"] == "found"]
+print("found=" + ("yes" if found else "no"))
+if found:
+    print(f"found_ms={found[0]['ms']}")
+    print(f"found_protocol={found[0]['protocol']}")
+    print(f"found_fingerprint={found[0]['fingerprint']}")
+sent = [e for e in peer if e["event"] == "sent"]
+print(f"sent_rounds={len(sent)}")
+print(f"sent_ok={sum(1 for e in sent if e['ok'])}")
+regs = [e["ms"] for e in peer if e["event"] == "register"]
+answered = sorted(r for r in regs if r is not None)
+print(f"register_answered={len(answered)}/{len(regs)}")
+if answered:
+    print(f"register_p50_ms={answered[len(answered) // 2]}")
+    print(f"register_p90_ms={answered[min(len(answered) - 1, int(len(answered) * 0.9))]}")
+for name in ("big-ours", "big-peer"):
+    s = [e for e in events(name + ".out") if e["event"] == "sent"]
+    print(f"{name.replace('-', '_')}_seconds={s[0]['seconds'] if s and s[0]['ok'] else 'failed'}")
+recv = events("recv.out")
+print(f"receiver_asked={sum(1 for e in recv if e['event'] == 'asked' and e['accepted'])}")
+print(f"receiver_delivered={sum(1 for e in recv if e['event'] == 'delivered')}")
+print(f"receiver_failed={sum(1 for e in recv if e['event'] == 'failed')}")
+PY
+echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
