@@ -533,6 +533,7 @@ let testTargets: [Target] = [
             name: "NearbyTests",
             dependencies: ["Nearby", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls",
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]
         ),

@@ -74,6 +74,8 @@ async def send(alias, rounds, files):
                 say(event="sent", round=i, ok=False, error=f"{type(e).__name__}: {e} {detail}"[:300])
         # The register that answers each of our announcements, timed from the announcement.
         info_ctx = app.uploader.info_ctx
+        # The receiver answers one address at most once a second.
+        await asyncio.sleep(1.2)
         for _ in range(PINGS):
             before = len(registers)
             t = time.monotonic()
