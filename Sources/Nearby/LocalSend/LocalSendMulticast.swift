@@ -59,7 +59,9 @@ final class LocalSendMulticast: Sendable {
             for try await envelope in inbound {
                 guard envelope.data.readableBytes <= Self.maximumMessage, let host = envelope.remoteAddress.ipAddress,
                       let device = try? LocalSendDevice.decode(envelope.data.readableBytesView),
-                      device.fingerprint != receiver.fingerprint, device.announce == true else { continue }
+                      device.fingerprint != receiver.fingerprint else { continue }
+                receiver.heard(device, host)
+                guard device.announce == true else { continue }
                 let now = Clock.monotonic()
                 let due = answered.withLock { answered in
                     if answered.count > 256 { answered = answered.filter { now - $0.value < Self.answerInterval } }

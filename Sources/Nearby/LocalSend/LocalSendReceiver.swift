@@ -26,6 +26,8 @@ final class LocalSendReceiver: Sendable {
     let identity: DeviceIdentity
     let policy: AskPolicy
     let events: @Sendable (ReceiverEvent) -> Void
+    /// Told of every device heard of: by its `register`, its announcement or its reply.
+    let heard: @Sendable (LocalSendDevice, String) -> Void
     let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     let sessions: LocalSendSessions
     /// The port the server listens on.
@@ -36,7 +38,7 @@ final class LocalSendReceiver: Sendable {
 
     /// Binds the server (nothing is served until ``run()``).
     init(configuration: ReceiverConfiguration, settings: LocalSendSettings, identity: DeviceIdentity, policy: AskPolicy,
-         events: @escaping @Sendable (ReceiverEvent) -> Void) async throws {
+         events: @escaping @Sendable (ReceiverEvent) -> Void, heard: @escaping @Sendable (LocalSendDevice, String) -> Void = { _, _ in }) async throws {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
         let idle = configuration.idleTimeout
         do {
@@ -62,6 +64,7 @@ final class LocalSendReceiver: Sendable {
         self.identity = identity
         self.policy = policy
         self.events = events
+        self.heard = heard
         sessions = LocalSendSessions(expiry: max(60, configuration.idleTimeout * 4))
         fingerprint = settings.secure ? identity.fingerprint.hex.uppercased() : Fingerprint.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
     }
@@ -148,8 +151,11 @@ final class LocalSendReceiver: Sendable {
             guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
             }
-            _ = try LocalSendDevice.decode(body)
+            heard(try LocalSendDevice.decode(body), address)
             return .json(device().json)
+        case (.POST, "/api/localsend/v2/prepare-upload") where !settings.receivesFiles:
+            _ = try await Self.body(&parts, limit: LocalSendJSON.maximumBody)
+            return .error(.forbidden, "this device is not receiving")
         case (.POST, "/api/localsend/v2/prepare-upload"):
             guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
@@ -241,23 +247,40 @@ final class LocalSendReceiver: Sendable {
         defer { sessions.finish(ticket, delivered: delivered, now: Clock.monotonic()) }
         let file = ticket.file
         var writer = try ItemWriter(spool: ticket.spool, index: file.index, size: file.size, from: 0)
+        // LocalSend's senders write small pieces (4 KiB from the PyPI package, each a body part
+        // here): gathered into one write per 256 KiB, as the nearby protocol's frames come.
+        var pending = ByteBufferAllocator().buffer(capacity: Self.gather)
+        func flush() throws(NearbyError) {
+            defer { pending.clear() }
+            try pending.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
+        }
         while let part = try await parts.next() {
             switch part {
             case .head: throw NearbyError.protocolViolation("a request inside an upload")
-            case .body(let buffer):
+            case .body(var buffer):
                 guard sessions.touch(ticket, now: Clock.monotonic()) else { return .error(.conflict, "the session was cancelled", close: true) }
                 guard Clock.monotonic() < ticket.deadline else {
                     return .error(.requestTimeout, "the session ran past its time (slower than the receiver's minimum rate)", close: true)
                 }
                 do {
-                    try buffer.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
+                    // Past the declared size: refused at once, not after the gathering.
+                    guard Int64(pending.readableBytes + buffer.readableBytes) <= file.size - writer.position else {
+                        try flush()
+                        try buffer.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
+                        throw NearbyError.protocolViolation("item \(file.index) is longer than the \(file.size) bytes declared")
+                    }
+                    pending.writeBuffer(&buffer)
+                    if pending.readableBytes >= Self.gather { try flush() }
                 } catch {
                     events(.failed("LocalSend from \(address): \(file.name): \(error)"))
                     return .error(.badRequest, "\(error)", close: true)
                 }
             case .end:
                 let complete: String
-                do { complete = try writer.complete(name: file.name, expected: file.sha256) } catch {
+                do {
+                    try flush()
+                    complete = try writer.complete(name: file.name, expected: file.sha256)
+                } catch {
                     events(.failed("LocalSend from \(address): \(file.name): \(error)"))
                     return .error(.badRequest, "\(error)")
                 }
@@ -271,6 +294,9 @@ final class LocalSendReceiver: Sendable {
         }
         throw NearbyError.connection("the sender stopped after \(writer.position) of \(file.size) bytes of \(file.name)")
     }
+
+    /// Bytes gathered before they are written.
+    static let gather = 256 << 10
 
     /// The fingerprint a sender claims, as one (LocalSend's HTTPS fingerprint is a SHA-256 in
     /// hex); any other string stands for the SHA-256 of itself.

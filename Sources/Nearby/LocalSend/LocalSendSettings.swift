@@ -16,6 +16,9 @@ public struct LocalSendSettings: Sendable {
     public var pin: String?
     /// The device type shown to LocalSend (`desktop`, `headless`, …).
     public var deviceType = "desktop"
+    /// Whether files are taken (off: a sender looking for devices, which answers `register` and
+    /// `info` only and refuses every `prepare-upload`).
+    public var receivesFiles = true
 
     /// LocalSend's defaults: HTTPS on 53317, announced on 224.0.0.167.
     public init() {}

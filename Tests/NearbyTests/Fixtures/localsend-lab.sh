@@ -42,9 +42,11 @@ head -c 100000000 /dev/urandom > "$WORK/big.bin"
 mkdir -p "$WORK/peer1"
 HOME=$WORK/peer1 PINGS=10 lab exec h1 "$PY" "$HERE/localsend_peer.py" send h2 "$ROUNDS" "$WORK/notes.txt" > "$WORK/peer1.out" 2>&1 || true
 HOME=$WORK/peer1 PINGS=0 lab exec h1 "$PY" "$HERE/localsend_peer.py" send h2 1 "$WORK/big.bin" > "$WORK/big-ours.out" 2>&1 || true
-# The peer to itself, once more if it failed (it is the yardstick, not what is tested).
+# The peer to itself, by address: the yardstick, not what is tested (its own discovery between two
+# copies of itself was seen to fail under load: its multicast task ends at the first register that
+# times out).
 for _ in 1 2; do
-  HOME=$WORK/peer1 PINGS=0 lab exec h1 "$PY" "$HERE/localsend_peer.py" send "Peer Desk" 1 "$WORK/big.bin" > "$WORK/big-peer.out" 2>&1 || true
+  HOME=$WORK/peer1 PINGS=0 lab exec h1 "$PY" "$HERE/localsend_peer.py" send "@$(lab addr h3):53317" 1 "$WORK/big.bin" > "$WORK/big-peer.out" 2>&1 || true
   grep -q '"ok": true' "$WORK/big-peer.out" && break
   cp "$WORK/big-peer.out" "$WORK/big-peer-failed.out"
 done

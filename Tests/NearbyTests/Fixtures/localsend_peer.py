@@ -6,6 +6,8 @@ on stdout.
       POST /register, or its announcement), then upload every FILE to it ROUNDS times (one
       session per round); then announce PINGS more times, 1.2 s apart, timing each announcement
       to the register that answers it
+  localsend_peer.py send @HOST:PORT ROUNDS FILE...   the same to the device at that address (asked
+      for its info first), without waiting to be found
   localsend_peer.py receive DIR                 receive into DIR, accepting everything, until killed
 
 The package's `send` command sends to every device forever; this drives its uploader at one target.
@@ -22,6 +24,8 @@ import aiofiles
 import pydantic
 
 import localsend
+from localsend.lib import dto
+from localsend.lib.protocol import Device
 from localsend.tasks import multicast
 
 PINGS = int(os.environ.get("PINGS", "10"))
@@ -53,6 +57,13 @@ async def send(alias, rounds, files):
     async with localsend.create_app(config=config()) as app:
         app.callbacks.new_device = new_device
         start = time.monotonic()
+        if alias.startswith("@"):
+            host, port = alias[1:].rsplit(":", 1)
+            probe = Device(host, dto.DeviceInfo(alias="?", version=dto.Version(2, 1), fingerprint="", deviceModel=None, deviceType=None,
+                                                 port=int(port), protocol=dto.DeviceProtocol.HTTPS))
+            info = await app.uploader.client.call_info_v2(probe)
+            target["device"] = Device(host, dto.DeviceInfo(**info.model_dump(), port=int(port), protocol=dto.DeviceProtocol.HTTPS))
+            found.set()
         try:
             await asyncio.wait_for(found.wait(), 10)
         except TimeoutError:
