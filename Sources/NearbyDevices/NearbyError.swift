@@ -26,6 +26,9 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
     case pairing(String)
     /// A session ran past its total time (the sender is told why).
     case timedOut(String)
+    /// A LocalSend device presents another certificate than the one remembered for it (its
+    /// name, where it was, the remembered fingerprint and the one it showed).
+    case certificateChanged(device: String, remembered: Fingerprint, got: Fingerprint)
 
     /// One sentence.
     public var description: String {
@@ -45,6 +48,9 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
         case .notAFile(let path): "\(path): not a readable regular file"
         case .pairing(let detail): "pairing: \(detail)"
         case .timedOut(let detail): "timed out: \(detail)"
+        case .certificateChanged(let device, let remembered, let got):
+            "\(device) presents another certificate (\(got.hex.prefix(16))…) than before (\(remembered.hex.prefix(16))…): refused; "
+                + "if it was reinstalled, send with --new-certificate"
         }
     }
 }

@@ -27,6 +27,7 @@ enum NearbyOption: String, OptionName {
     case localSend = "--localsend"
     case localSendPort = "--localsend-port"
     case localSendPin = "--localsend-pin"
+    case newCertificate = "--new-certificate"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.

@@ -35,11 +35,14 @@ let nearbySpec: ToolSpec = {
                 json, interface, noDiscovery,
             ], operandCount: 0...0),
             VerbSpec("status", summary: "the identity, the paired devices and the spool", options: [json], operandCount: 0...0),
-            VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there", options: [
+            VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there; or to a LocalSend device", options: [
                 OptionSpec("--to", value: .text("DEVICE|HOST:PORT"), help: "a paired device's name (reached at its last address) or an address"),
                 OptionSpec("--app", value: .bundleIdentifier, help: "the app on the other device that should get the files"),
                 OptionSpec("--from", value: .bundleIdentifier, help: "the sending app named in the open request (default org.document-interchange.nearby)"),
                 OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the receiver must present, for an unpaired device (else it must be paired)"),
+                OptionSpec("--localsend", help: "send to a LocalSend device (protocol v2): --to its alias (found by LocalSend's multicast), HOST[:PORT] or http://HOST[:PORT]"),
+                OptionSpec("--localsend-pin", value: .text("PIN"), help: "the PIN the LocalSend device asks for"),
+                OptionSpec("--new-certificate", help: "accept a LocalSend device whose certificate changed since the last send (reinstalled)"),
                 name, json, interface, noDiscovery,
             ], operandCount: 1...1000),
             VerbSpec("receive", summary: "receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out", options: [

@@ -125,28 +125,34 @@ struct NearbyTool: Sendable {
     }
 
     func send() throws -> Int32 {
-        let target: SendTarget, items: [OutgoingItem]
+        let items: [OutgoingItem]
+        let transfer: @Sendable (_ items: [OutgoingItem], _ progress: @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport
         do {
             guard let to = command[.to] else { throw NearbyError.badAddress("(no --to)") }
-            target = try resolveTarget(to)
             let registry = try RegistryStore.forQuery(root: root)
             let documents = Sheet.Document.typed(command.operands, registry: registry)
             var prepared: [OutgoingItem] = []
             for document in documents { prepared.append(try OutgoingItem(path: document.path, type: document.type.identifier)) }
             items = prepared
+            if command.flag(.localSend) {
+                transfer = try localSendTransfer(to: to)
+            } else {
+                let target = try resolveTarget(to)
+                let sender = NearbySender(root: root, deviceName: deviceName, senderApp: command[.from] ?? "org.document-interchange.nearby")
+                let app = command[.app]
+                transfer = { items, progress in try await sender.send(items, to: target, targetApp: app, progress: progress) }
+            }
         } catch {
             Self.report(error, json: json)
             return 2
         }
-        let sender = NearbySender(root: root, deviceName: deviceName, senderApp: command[.from] ?? "org.document-interchange.nearby")
         let json = self.json
         let total = items.reduce(Int64(0)) { $0 + $1.size }
         let line = (!json && CurrentProcess.isTerminal(2)) ? ProgressLine(total: total) : nil
         let sizes = items.map(\.size)
-        let app = command[.app]
         return AsyncBridge.run {
             do {
-                let report = try await sender.send(items, to: target, targetApp: app) { event in
+                let report = try await transfer(items) { event in
                     if json { print(json: Self.value(event)) }
                     switch event {
                     case .bytes(let item, let sent, _): line?.update(sent: sizes[..<item].reduce(0, +) + sent)
@@ -175,6 +181,38 @@ struct NearbyTool: Sendable {
                 Self.report(error, json: json)
                 return 2
             }
+        }
+    }
+
+    /// `send --localsend --to ALIAS|HOST[:PORT]|http://HOST[:PORT]`: a LocalSend device found by
+    /// its alias (LocalSend's multicast discovery), or reached by address (HTTPS unless the
+    /// address says `http://`; LocalSend's port 53317 unless it names one).
+    func localSendTransfer(to: String) throws -> @Sendable ([OutgoingItem], @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport {
+        var configured = LocalSendSender(root: root, deviceName: deviceName)
+        configured.pin = command[.localSendPin]
+        configured.acceptNewCertificate = command.flag(.newCertificate)
+        let sender = configured
+        let (root, name, interfaces, discovery) = (root, deviceName, interfaces, !command.flag(.noDiscovery))
+        var text = Substring(to)
+        var secure = true
+        if text.hasPrefix("http://") { secure = false; text = text.dropFirst("http://".count) } else if text.hasPrefix("https://") { text = text.dropFirst("https://".count) }
+        let colons = text.filter { $0 == ":" }.count
+        let bareIPv4 = !text.isEmpty && text.allSatisfy { $0.isNumber || $0 == "." }
+        if colons > 0 || bareIPv4 || !secure {
+            // HOST:PORT and [V6]:PORT name the port; a bare address (IPv4, or IPv6 with its
+            // colons) takes LocalSend's.
+            let (host, port) = text.hasPrefix("[") || colons == 1 ? try SendTarget.parseAddress(String(text)) : (String(text), 53317)
+            let target = LocalSendTarget(host: host, port: port, secure: secure)
+            return { items, progress in try await sender.send(items, to: target, progress: progress) }
+        }
+        guard discovery else { throw NearbyError.badAddress("\(to) (with --no-discovery a LocalSend device is reached by HOST[:PORT] only)") }
+        let alias = String(text)
+        return { items, progress in
+            let found = try await LocalSendDiscovery.find(root: root, deviceName: name, alias: alias, interfaces: interfaces)
+            guard let device = found.first(where: { $0.device.alias == alias }) else {
+                throw NearbyError.unknownDevice(alias, known: found.map(\.device.alias))
+            }
+            return try await sender.send(items, to: device.target, progress: progress)
         }
     }
 

@@ -195,6 +195,49 @@ import Testing
         }
     }
 
+    /// Our sender to our receiver over HTTPS: the item arrives with its SHA-256 checked, the
+    /// device's certificate is remembered, and a device at the same address with another
+    /// certificate is refused until the user accepts it.
+    @Test func ourSenderRemembersTheCertificateAndRefusesAnotherOne() async throws {
+        let a = try Device(), b = try Device(), c = try Device()
+        let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
+        var sender = LocalSendSender(root: a.root, deviceName: "Ann's laptop")
+        let port = try await Self.withLocalSend(b, secure: true) { port, _ in
+            let report = try await sender.send([item], to: LocalSendTarget(host: "127.0.0.1", port: port))
+            #expect(report.complete && report.destinations == ["Bea's desktop"])
+            return port
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.inbox("com.example.notes")) == ["notes.txt"])
+        let remembered = try LocalSendPeers.load(from: NearbyFolder(root: a.root)).peers
+        #expect(remembered == [.init(alias: "Bea's desktop", fingerprint: b.identity.fingerprint, address: "127.0.0.1:\(port)")])
+        // Another device (another certificate) under the same alias: refused before any file.
+        try await Self.withLocalSend(c, secure: true) { port, _ in
+            let target = LocalSendTarget(host: "127.0.0.1", port: port)
+            await #expect { try await sender.send([item], to: target) } throws: {
+                if case NearbyError.certificateChanged(_, b.identity.fingerprint, c.identity.fingerprint) = $0 { true } else { false }
+            }
+            #expect(!FileManager.default.fileExists(atPath: c.inbox("com.example.notes")))
+            sender.acceptNewCertificate = true
+            let report = try await sender.send([item], to: target)
+            #expect(report.complete)
+        }
+        #expect(try LocalSendPeers.load(from: NearbyFolder(root: a.root)).peers.map(\.fingerprint) == [c.identity.fingerprint])
+    }
+
+    @Test func ourSenderHearsAPINARefusalAndAPlainHTTPDevice() async throws {
+        let a = try Device(), b = try Device()
+        let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
+        var sender = LocalSendSender(root: a.root, deviceName: "Ann's laptop")
+        try await Self.withLocalSend(b, autoAccept: false, prompt: { _ in false }, configure: { $0.pin = "99" }) { port, _ in
+            let target = LocalSendTarget(host: "127.0.0.1", port: port, secure: false)
+            await #expect { try await sender.send([item], to: target) } throws: { "\($0)".contains("wants a PIN (--localsend-pin)") }
+            sender.pin = "99"
+            await #expect { try await sender.send([item], to: target) } throws: { "\($0)".contains("refused: declined") }
+        }
+        // Plain HTTP remembers nothing: there is no certificate.
+        #expect(try LocalSendPeers.load(from: NearbyFolder(root: a.root)).peers.isEmpty)
+    }
+
     @Test func pairedModeSpeaksNoLocalSend() async throws {
         let b = try Device()
         try await TransferTests.withReceiver(b, mode: .paired, configure: { $0.localSend = LocalSendSettings() }) { _, events in
