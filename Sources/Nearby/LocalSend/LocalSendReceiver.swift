@@ -90,13 +90,7 @@ final class LocalSendReceiver: Sendable {
     }
 
     func accept() async throws {
-        try await server.executeThenClose { inbound in
-            try await withThrowingDiscardingTaskGroup { group in
-                for try await connection in inbound {
-                    group.addTask { await self.serve(connection) }
-                }
-            }
-        }
+        try await AcceptLoop.run(server, channel: { $0.channel }) { await self.serve($0) }
     }
 
     /// A reply.

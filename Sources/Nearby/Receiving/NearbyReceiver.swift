@@ -112,20 +112,14 @@ public final class NearbyReceiver: Sendable {
     }
 
     func accept() async throws {
-        try await server.executeThenClose { inbound in
-            try await withThrowingDiscardingTaskGroup { group in
-                for try await (connection, check) in inbound {
-                    guard sessions.add(1, ordering: .relaxed).newValue <= configuration.maximumSessions else {
-                        sessions.subtract(1, ordering: .relaxed)
-                        try? await connection.channel.close()
-                        continue
-                    }
-                    group.addTask {
-                        defer { self.sessions.subtract(1, ordering: .relaxed) }
-                        await self.serve(connection, check)
-                    }
-                }
+        try await AcceptLoop.run(server, channel: { $0.0.channel }) { connection, check in
+            guard self.sessions.add(1, ordering: .relaxed).newValue <= self.configuration.maximumSessions else {
+                self.sessions.subtract(1, ordering: .relaxed)
+                try? await connection.executeThenClose { _, _ in }
+                return
             }
+            defer { self.sessions.subtract(1, ordering: .relaxed) }
+            await self.serve(connection, check)
         }
     }
 

@@ -4,7 +4,9 @@
 # our receiver by multicast (our POST /register answers its announcement), sends ROUNDS times into
 # the app that takes plain text, then 100 MB to us and 100 MB to another copy of itself (the
 # yardstick, same run), and times our register answers. Prints key=value lines for LocalSendLabTests.
-#   localsend-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS]   (WORK holds device root B made by the test)
+# Then the other way: our sender to the peer's receiver, ROUNDS distinct files found by alias (half)
+# and by address (half), each send's exit status against what arrived; and 100 MB by address.
+#   localsend-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS]   (WORK holds device roots A and B made by the test)
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +37,7 @@ wait_for "$WORK/recv.out" '"localsend"'
 # The yardstick: the peer's own receiver in h3.
 mkdir -p "$WORK/peer3"
 HOME=$WORK/peer3 PEER_ALIAS="Peer Desk" bg_at h3 "$PY" "$HERE/localsend_peer.py" receive "$WORK/peer3/in" > "$WORK/peer3.out" 2>&1 &
-pids+=($!)
+PEER3=$!; pids+=($PEER3)
 wait_for "$WORK/peer3.out" '"listening"' 400
 
 head -c 100000000 /dev/urandom > "$WORK/big.bin"
@@ -50,6 +52,45 @@ for _ in 1 2; do
   grep -q '"ok": true' "$WORK/big-peer.out" && break
   cp "$WORK/big-peer.out" "$WORK/big-peer-failed.out"
 done
+
+# Our sender to the peer's receiver in h3, started afresh: the peer's multicast task ends for good
+# at the first register that fails (seen when the sending copy of it exits), and then nobody
+# finds it by its alias.
+kill -9 "$PEER3" 2>/dev/null || true
+sleep 0.3
+HOME=$WORK/peer3 PEER_ALIAS="Peer Desk" bg_at h3 "$PY" "$HERE/localsend_peer.py" receive "$WORK/peer3/in" > "$WORK/peer3b.out" 2>&1 &
+pids+=($!)
+wait_for "$WORK/peer3b.out" '"listening"' 400
+mkdir -p "$WORK/out"
+: > "$WORK/send-statuses"
+H3=$(lab addr h3)
+for i in $(seq "$ROUNDS"); do
+  f="$WORK/out/note-$i.txt"
+  { echo "note $i"; head -c $((i * 997)) /dev/urandom | base64; } > "$f"
+  if [ $((i % 2)) = 1 ]; then to="Peer Desk"; else to="$H3"; fi
+  lab exec h1 "$NEARBY" send "$f" --localsend --to "$to" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
+  echo "$i $st" >> "$WORK/send-statuses"
+done
+T0=$(date +%s.%N)
+lab exec h1 "$NEARBY" send "$WORK/big.bin" --localsend --to "$H3" --root "$WORK/A" --name h1 --json > "$WORK/send-big.out" 2>&1 && st=0 || st=$?
+T1=$(date +%s.%N)
+echo "send_big_status=$st"
+echo "send_big_seconds=$(python3 -c "print(round($T1 - $T0, 3))")"
+cmp -s "$WORK/big.bin" "$WORK/peer3/in/big.bin" && echo "send_big_intact=yes" || echo "send_big_intact=no"
+python3 - "$WORK" "$ROUNDS" <<'PY'
+import filecmp, os, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+statuses = dict(line.split() for line in open(f"{work}/send-statuses"))
+arrived = match = 0
+for i in range(1, rounds + 1):
+    there = os.path.join(work, "peer3/in", f"note-{i}.txt")
+    intact = os.path.exists(there) and filecmp.cmp(there, os.path.join(work, "out", f"note-{i}.txt"), shallow=False)
+    arrived += intact
+    match += (statuses.get(str(i)) == "0") == intact
+print(f"send_arrived={arrived}")
+print(f"send_status_matches={match}")
+print(f"send_by_alias_ok={sum(1 for i in range(1, rounds + 1, 2) if statuses.get(str(i)) == '0')}")
+PY
 
 kill -TERM $RECEIVER 2>/dev/null || true
 wait $RECEIVER 2>/dev/null && echo "receiver_status=0" || echo "receiver_status=$?"
