@@ -7,14 +7,16 @@ import Testing
 /// the fixture makes) between network namespaces (Fixtures/localsend-lab.sh, ../shared/nearby/lab.sh;
 /// needs root, as CI has): the peer finds us by multicast and our `register` answer, 20 sessions
 /// land in the plain-text app byte-identical with the alias in each open request, 100 MB arrive
-/// intact no slower than the peer sends to itself, and nothing leaves the lab.
+/// intact no slower than the peer sends to itself; then `nearby send --localsend` to the peer's
+/// receiver, found by alias and by address, each exit status true to what arrived, and 100 MB no
+/// slower than the peer to itself; nothing leaves the lab.
 @Suite(.serialized) struct LocalSendLabTests {
     static let rounds = 20
 
     @Test func theLocalSendPeerFindsUsAndSendsIntoTheApp() async throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        try FileManager.default.moveItem(at: try TestSupport.sampleDevice(), to: work.appendingPathComponent("B"))
+        for name in ["A", "B"] { try FileManager.default.moveItem(at: try TestSupport.sampleDevice(), to: work.appendingPathComponent(name)) }
         let notes = TestSupport.packageRoot.appendingPathComponent("Samples/Documents/notes.txt")
         try FileManager.default.copyItem(at: notes, to: work.appendingPathComponent("notes.txt"))
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/NearbyTests/Fixtures/localsend-lab.sh").path
@@ -41,6 +43,13 @@ import Testing
         let ours = try #require(facts["big_ours_seconds"].flatMap(Double.init), "\(run.out)")
         let itself = try #require(facts["big_peer_seconds"].flatMap(Double.init), "\(run.out)")
         #expect(ours <= itself * 1.25, "\(run.out)")
+
+        // The other way: every file arrived intact, and each exit status says so.
+        #expect(facts["send_arrived"] == String(Self.rounds) && facts["send_status_matches"] == String(Self.rounds), "\(run.out)")
+        #expect(facts["send_by_alias_ok"] == String(Self.rounds / 2), "\(run.out)")
+        #expect(facts["send_big_status"] == "0" && facts["send_big_intact"] == "yes", "\(run.out)")
+        let sent = try #require(facts["send_big_seconds"].flatMap(Double.init), "\(run.out)")
+        #expect(sent <= itself * 1.25, "\(run.out)")
 
         let b = work.appendingPathComponent("B")
         let inbox = b.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")

@@ -29,6 +29,7 @@ final class LocalSendReceiver: Sendable {
     /// Told of every device heard of: by its `register`, its announcement or its reply.
     let heard: @Sendable (LocalSendDevice, String) -> Void
     let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    let connections: AcceptLoop<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>>
     let sessions: LocalSendSessions
     /// The port the server listens on.
     let port: Int
@@ -41,6 +42,10 @@ final class LocalSendReceiver: Sendable {
          events: @escaping @Sendable (ReceiverEvent) -> Void, heard: @escaping @Sendable (LocalSendDevice, String) -> Void = { _, _ in }) async throws {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
         let idle = configuration.idleTimeout
+        let connections = AcceptLoop<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>>(channel: { $0.channel }) {
+            try? await $0.executeThenClose { _, _ in }
+        }
+        self.connections = connections
         do {
             server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
@@ -52,7 +57,7 @@ final class LocalSendReceiver: Sendable {
                         if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
+                        return connections.adopt(try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel))
                     }
                 }
         } catch {
@@ -90,7 +95,7 @@ final class LocalSendReceiver: Sendable {
     }
 
     func accept() async throws {
-        try await AcceptLoop.run(server, channel: { $0.channel }) { await self.serve($0) }
+        try await connections.run(server) { await self.serve($0) }
     }
 
     /// A reply.

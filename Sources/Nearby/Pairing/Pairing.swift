@@ -52,7 +52,10 @@ public enum Pairing {
         async throws -> PairedDevice {
         let folder = NearbyFolder(root: side.root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: idle) { PeerCheck { _ in true } }
+        let connections = Connection.acceptLoop()
+        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: idle, connections: connections) { PeerCheck { _ in true } }
+        // A second device that connected meanwhile is closed, not dropped (AcceptLoop says why).
+        defer { connections.discardAdopted() }
         let bound = listener.channel.localAddress?.port ?? port
         // Only while waiting is this device findable by its name (docs/nearby.md, Discovery).
         let responder = discoverable
@@ -64,6 +67,7 @@ public enum Pairing {
             group.addTask {
                 try await listener.executeThenClose { inbound in
                     for try await (connection, check) in inbound {
+                        connections.take((connection, check))
                         do { return try await handle(connection, check, identity) } catch let error as NearbyError { throw error } catch {
                             // The connection closed under us (the other device stopped or declined).
                             throw NearbyError.pairing("the other device ended the connection: \(Connection.describe(error))")

@@ -14,6 +14,7 @@ public final class NearbyReceiver: Sendable {
     /// The port it listens on (the one asked for, or the one the system chose for 0).
     public let port: Int
     let server: Connection.Listener
+    let connections: AcceptLoop<Connection.Accepted>
     let identity: DeviceIdentity
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
@@ -39,8 +40,10 @@ public final class NearbyReceiver: Sendable {
         identity = try DeviceIdentity.loadOrCreate(in: folder)
         Spool.purge(base: folder.spool, olderThan: Self.deliveredRetention, now: Clock.system.now())
         let mode = configuration.mode
+        let connections = Connection.acceptLoop()
+        self.connections = connections
         server = try await Connection.listen(host: configuration.host, port: configuration.port, identity: identity,
-                                             idle: configuration.idleTimeout) {
+                                             idle: configuration.idleTimeout, connections: connections) {
             // The pins are read for every connection: a device paired or unpaired while the
             // receiver runs counts at once.
             PeerCheck { fingerprint in
@@ -112,7 +115,7 @@ public final class NearbyReceiver: Sendable {
     }
 
     func accept() async throws {
-        try await AcceptLoop.run(server, channel: { $0.0.channel }) { connection, check in
+        try await connections.run(server) { connection, check in
             guard self.sessions.add(1, ordering: .relaxed).newValue <= self.configuration.maximumSessions else {
                 self.sessions.subtract(1, ordering: .relaxed)
                 try? await connection.executeThenClose { _, _ in }

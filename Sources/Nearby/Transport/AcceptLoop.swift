@@ -1,49 +1,87 @@
 import NIOCore
 import Synchronization
 
-/// A listening socket's accept loop that ends by closing, never by dropping connections: the loop
-/// runs in a task of its own, and cancelling the caller closes the listening socket and every
-/// connection still open, then waits for the loop to serve (and so close) each connection it had
-/// accepted. A loop ended by cancellation instead leaves connections that were accepted and
-/// wrapped but not yet handed out, and NIO stops the process for such a channel ("Deinited
-/// NIOAsyncWriter without calling finish()": seen when LocalSend devices answered a discovery
-/// that had just ended).
-enum AcceptLoop {
+/// A listening socket's accept loop that ends by closing, never by dropping a connection.
+///
+/// NIO stops the process for a connection it wrapped and nobody used ("Deinited NIOAsyncWriter
+/// without calling finish()"), and a server that stops while connections arrive makes such
+/// connections: accepted and wrapped in the child initializer, then never handed out, because the
+/// listening socket's stream has ended (seen when LocalSend devices answered a discovery that had
+/// just ended). So each wrapped connection is adopted here as it is made (``adopt(_:)``) and held
+/// until it is served; cancelling ``run(_:serve:)`` closes the listening socket and every open
+/// connection, then closes, through its own `executeThenClose`, each one adopted but never served.
+final class AcceptLoop<Connection: Sendable>: Sendable {
+    let channelOf: @Sendable (Connection) -> any Channel
+    let discard: @Sendable (Connection) async -> Void
+    /// Wrapped but not yet served, by channel.
+    let adopted = Mutex<[ObjectIdentifier: Connection]>([:])
+    /// Being served, by channel.
+    let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+    let stopping = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - channel: a connection's channel.
+    ///   - discard: closes a connection that will not be served (its `executeThenClose` with an
+    ///     empty body).
+    init(channel: @escaping @Sendable (Connection) -> any Channel, discard: @escaping @Sendable (Connection) async -> Void) {
+        channelOf = channel
+        self.discard = discard
+    }
+
+    /// Holds a connection just wrapped in the child initializer until it is served or discarded.
+    func adopt(_ connection: Connection) -> Connection {
+        let child = channelOf(connection)
+        adopted.withLock { $0[ObjectIdentifier(child)] = connection }
+        if stopping.load(ordering: .relaxed) { child.close(promise: nil) }
+        return connection
+    }
+
+    /// Marks `connection` as handed out (its server serves it now); returns its key.
+    @discardableResult
+    func take(_ connection: Connection) -> ObjectIdentifier {
+        let key = ObjectIdentifier(channelOf(connection))
+        adopted.withLock { $0[key] = nil }
+        return key
+    }
+
+    /// Closes, each through its own scope as NIO wants, the connections adopted but never handed
+    /// out (for a server that stopped taking connections).
+    func discardAdopted() {
+        stopping.store(true, ordering: .relaxed)
+        let leftOver = adopted.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        if !leftOver.isEmpty { Task { [discard] in for connection in leftOver { await discard(connection) } } }
+    }
+
     /// Serves each connection of `server` with `serve` (which must use the connection's
     /// `executeThenClose`), until the calling task is cancelled or the socket closes.
-    /// - Parameter channel: the connection's channel, for closing it on the way out.
-    static func run<Connection: Sendable>(_ server: NIOAsyncChannel<Connection, Never>, channel: @escaping @Sendable (Connection) -> any Channel,
-                                          serve: @escaping @Sendable (Connection) async -> Void) async throws {
-        let state = State()
+    func run(_ server: NIOAsyncChannel<Connection, Never>, serve: @escaping @Sendable (Connection) async -> Void) async throws {
         let loop = Task {
             try await server.executeThenClose { inbound in
                 await withDiscardingTaskGroup { group in
                     do {
                         for try await connection in inbound {
-                            let child = channel(connection)
-                            state.open.withLock { $0[ObjectIdentifier(child)] = child }
-                            if state.stopping.load(ordering: .relaxed) { child.close(promise: nil) }
+                            let key = take(connection)
+                            open.withLock { $0[key] = channelOf(connection) }
+                            if stopping.load(ordering: .relaxed) { channelOf(connection).close(promise: nil) }
                             group.addTask {
                                 await serve(connection)
-                                state.open.withLock { $0[ObjectIdentifier(child)] = nil }
+                                self.open.withLock { $0[key] = nil }
                             }
                         }
                     } catch {}
                 }
             }
         }
+        defer { discardAdopted() }
         try await withTaskCancellationHandler {
             try await loop.value
         } onCancel: {
-            state.stopping.store(true, ordering: .relaxed)
+            stopping.store(true, ordering: .relaxed)
             server.channel.close(promise: nil)
-            for child in state.open.withLock({ Array($0.values) }) { child.close(promise: nil) }
+            for child in open.withLock({ Array($0.values) }) { child.close(promise: nil) }
         }
-    }
-
-    /// The connections open, and whether the loop is stopping.
-    final class State: Sendable {
-        let open = Mutex<[ObjectIdentifier: any Channel]>([:])
-        let stopping = Atomic<Bool>(false)
     }
 }

@@ -8,10 +8,18 @@ import SystemPackage
 /// (``TLSSetup``) judged by a ``PeerCheck``, closed after `idle` seconds of silence.
 enum Connection {
     /// A listening socket; each accepted connection comes with the check that judged it.
-    typealias Listener = NIOAsyncChannel<(NIOAsyncChannel<Frame, Frame>, PeerCheck), Never>
+    typealias Listener = NIOAsyncChannel<Accepted, Never>
+    /// An accepted connection and the check that judged it.
+    typealias Accepted = (NIOAsyncChannel<Frame, Frame>, PeerCheck)
+
+    /// The accept loop for a listener.
+    static func acceptLoop() -> AcceptLoop<Accepted> {
+        AcceptLoop(channel: { $0.0.channel }) { try? await $0.0.executeThenClose { _, _ in } }
+    }
 
     /// Listens on `host`:`port`; `check` makes each connection's check (read per connection).
-    static func listen(host: String, port: Int, identity: DeviceIdentity, idle: Double,
+    /// - Parameter connections: adopts each connection as it is wrapped (``AcceptLoop``).
+    static func listen(host: String, port: Int, identity: DeviceIdentity, idle: Double, connections: AcceptLoop<Accepted>,
                        check: @escaping @Sendable () -> PeerCheck) async throws -> Listener {
         let context = try TLSSetup.context(identity, server: true)
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -26,7 +34,7 @@ enum Connection {
                     try sync.addHandler(IdleTimeout(seconds: idle))
                     try sync.addHandler(ByteToMessageHandler(FrameDecoder()))
                     try sync.addHandler(FrameEncoder())
-                    return (try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel), check)
+                    return connections.adopt((try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel), check))
                 }
             }
     }
