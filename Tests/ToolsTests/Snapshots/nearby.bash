@@ -11,12 +11,14 @@ _nearby() {
         --app) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
         --from) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
         --fingerprint) return ;;
+        --localsend-pin) return ;;
         --name) return ;;
         --mode) COMPREPLY=($(compgen -W "off paired everyone" -- "$cur")); return ;;
         --minutes) return ;;
         --listen) return ;;
         --port) return ;;
         --downloads) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --localsend-port) return ;;
         --code) return ;;
     esac
     verb=""
@@ -24,8 +26,8 @@ _nearby() {
         case " identity list status send receive pair unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --wait --show-code --code --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --wait --show-code --code --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then

@@ -6,7 +6,7 @@ _nearby() {
         'identity:this device'\''s certificate fingerprint (made on first use)'
         'list:the paired devices, and which are in reach (DNS-SD); everyone-mode devices in reach'
         'status:the identity, the paired devices and the spool'
-        'send:send files to a paired device (or an address), into an app there'
+        'send:send files to a paired device (or an address), into an app there; or to a LocalSend device'
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
         'pair:pair with a device\: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
         'unpair:forget a paired device (its certificate is refused from then on)'
@@ -23,6 +23,9 @@ _nearby() {
     '--app[the app on the other device that should get the files]:BUNDLE-ID:_nearby_apps' \
     '--from[the sending app named in the open request (default org.document-interchange.nearby)]:BUNDLE-ID:_nearby_apps' \
     '--fingerprint[the certificate the receiver must present, for an unpaired device (else it must be paired)]:HEX: ' \
+    '--localsend[send to a LocalSend device (protocol v2)\: --to its alias (found by LocalSend'\''s multicast), HOST\[\:PORT\] or http\://HOST\[\:PORT\]]' \
+    '--localsend-pin[the PIN the LocalSend device asks for]:PIN: ' \
+    '--new-certificate[accept a LocalSend device whose certificate changed since the last send (reinstalled)]' \
     '--name[the name this device gives itself (default\: the host name)]:NAME: ' \
     '--mode[who may send\: nobody, paired devices (default), or anyone who is then asked about]:off|paired|everyone:(off paired everyone)' \
     '--minutes[how long everyone-mode lasts (default 10)]:N: ' \
@@ -31,6 +34,7 @@ _nearby() {
     '--port[the TCP port (default 53400; 0\: any free port, printed)]:N: ' \
     '--downloads[where items no app takes go (default\: the XDG download folder)]:directory:_files -/' \
     '--no-launch[deliver without starting the receiving app'\''s launch command]' \
+    '--localsend-port[LocalSend'\''s port, for its server and its multicast announcements (default 53317)]:N: ' \
     '--wait[wait for a device to pair with by comparing digits (findable by this device'\''s name meanwhile)]' \
     '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
     '--code[the code the other device shows]:CODE: ' \
