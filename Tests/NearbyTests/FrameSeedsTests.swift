@@ -17,3 +17,19 @@ import Testing
         }
     }
 }
+
+/// LocalSend's fuzz target holds for its seeds and for each seed cut short at every length (a
+/// body cut off), and every seed does decode (the seeds are valid, so libFuzzer starts inside).
+@Suite struct LocalSendSeedsTests {
+    @Test func theLocalSendTargetHoldsForItsSeedsCutAnywhere() throws {
+        let seeds = FuzzEntry.seeds.filter { $0.name.hasPrefix("localsend/") }
+        #expect(seeds.count == 5)
+        for (_, bytes) in seeds {
+            for length in 1...bytes.count { FuzzEntry.localSend(Array(bytes.prefix(length))) }
+        }
+        let device = try #require(seeds.first { $0.name == "localsend/device-nulls" })
+        #expect(try LocalSendDevice.decode(device.bytes.dropFirst()).deviceModel == nil)
+        let request = try #require(seeds.first { $0.name == "localsend/prepare-upload" })
+        #expect(try LocalSendPrepareUpload.decode(request.bytes.dropFirst()).files.count == 2)
+    }
+}

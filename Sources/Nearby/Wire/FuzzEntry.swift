@@ -120,7 +120,9 @@ import NIOEmbedded
                ("nearby-frames/session-cut.bin", frameInput(cuts: [3, 40, sessionStream.count - 2], stream: sessionStream)),
                ("nearby-frames/pairing-cut.bin", frameInput(cuts: [1, 5, 100], stream: pairingStream)),
                ("nearby-frames/largest-data-cut.bin", frameInput(cuts: [60, 70_000, largest.count - 100], stream: largest)),
-               ("nearby-frames/ask-most-items-cut.bin", frameInput(cuts: [20_000], stream: encode([session[8].1.frame])))]
+               ("nearby-frames/ask-most-items-cut.bin",
+                frameInput(cuts: [20_000], stream: encode([session.first { $0.0 == "ask-most-items" }!.1.frame])))]
+            + localSendSeeds
     }
 
     /// The layout ``frames(_:)`` reads: one byte whose low two bits count the cuts (0 to 3), each
