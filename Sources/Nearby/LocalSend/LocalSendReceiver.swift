@@ -28,8 +28,8 @@ final class LocalSendReceiver: Sendable {
     let events: @Sendable (ReceiverEvent) -> Void
     /// Told of every device heard of: by its `register`, its announcement or its reply.
     let heard: @Sendable (LocalSendDevice, String) -> Void
-    let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    let connections: AcceptLoop<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>>
+    let server: HTTPServer.Listener
+    let connections: AcceptLoop<HTTPServer.Connection>
     let sessions: LocalSendSessions
     /// The port the server listens on.
     let port: Int
@@ -41,28 +41,8 @@ final class LocalSendReceiver: Sendable {
     init(configuration: ReceiverConfiguration, settings: LocalSendSettings, identity: DeviceIdentity, policy: AskPolicy,
          events: @escaping @Sendable (ReceiverEvent) -> Void, heard: @escaping @Sendable (LocalSendDevice, String) -> Void = { _, _ in }) async throws {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
-        let idle = configuration.idleTimeout
-        let connections = AcceptLoop<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>>(channel: { $0.channel }) {
-            try? await $0.executeThenClose { _, _ in }
-        }
-        self.connections = connections
-        do {
-            server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 64)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .bind(host: configuration.host, port: settings.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let sync = channel.pipeline.syncOperations
-                        if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
-                        try sync.addHandler(IdleTimeout(seconds: idle))
-                        try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                        return connections.adopt(try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel))
-                    }
-                }
-        } catch {
-            throw NearbyError.connection("LocalSend port \(settings.port): \(Connection.describe(error))")
-        }
+        (server, connections) = try await HTTPServer.bind(host: configuration.host, port: settings.port, tls: context,
+                                                          idle: configuration.idleTimeout, what: "LocalSend port")
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
         self.settings = settings
@@ -98,45 +78,16 @@ final class LocalSendReceiver: Sendable {
         try await connections.run(server) { await self.serve($0) }
     }
 
-    /// A reply.
-    struct Reply {
-        var status: HTTPResponseStatus
-        var body: [UInt8] = []
-        /// Close the connection after it (the request's body was not read to its end).
-        var close = false
+    typealias Reply = HTTPServer.Reply
 
-        static func json(_ bytes: [UInt8]) -> Reply { Reply(status: .ok, body: bytes) }
-        static func error(_ status: HTTPResponseStatus, _ message: String, close: Bool = false) -> Reply {
-            Reply(status: status, body: LocalSendJSON.encode(["message": message]), close: close)
-        }
-    }
-
-    func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        let address = connection.channel.remoteAddress?.ipAddress ?? ""
-        try? await connection.executeThenClose { inbound, outbound in
-            var parts = inbound.makeAsyncIterator()
-            while let part = try await parts.next() {
-                guard case .head(let head) = part else { continue }
-                let reply: Reply
-                do { reply = try await respond(to: head, parts: &parts, from: address) } catch {
-                    events(.failed("LocalSend from \(address): \(error)"))
-                    reply = .error(.badRequest, "\(error)", close: true)
-                }
-                let close = reply.close || !head.isKeepAlive
-                var response = HTTPResponseHead(version: head.version, status: reply.status)
-                response.headers.add(name: "Content-Length", value: String(reply.body.count))
-                if !reply.body.isEmpty { response.headers.add(name: "Content-Type", value: "application/json") }
-                if close { response.headers.add(name: "Connection", value: "close") }
-                try await outbound.write(.head(response))
-                if !reply.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))) }
-                try await outbound.write(.end(nil))
-                if close { return }
-            }
+    func serve(_ connection: HTTPServer.Connection) async {
+        await HTTPServer.serve(connection, failed: { self.events(.failed("LocalSend from \($0)")) }) { head, parts, address in
+            try await self.respond(to: head, parts: &parts, from: address)
         }
     }
 
     /// The reply to one request; its body is read here (to its end, unless the reply closes).
-    func respond(to head: HTTPRequestHead, parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator,
+    func respond(to head: HTTPRequestHead, parts: inout HTTPServer.Parts,
                  from address: String) async throws -> Reply {
         guard let target = LocalSendQuery(head.uri) else {
             return .error(.badRequest, "the request target is not valid", close: true)
@@ -144,19 +95,19 @@ final class LocalSendReceiver: Sendable {
         switch (head.method, target.path) {
         case (.GET, "/api/localsend/v1/info"), (.GET, "/api/localsend/v2/info"):
             // Read and ignored: some senders send `{}` even with GET (the PyPI package does).
-            guard try await Self.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
+            guard try await HTTPServer.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
             return .json(device().json)
         case (.POST, "/api/localsend/v2/register"), (.POST, "/api/localsend/v1/register"):
-            guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
+            guard let body = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody) else {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
             }
             heard(try LocalSendDevice.decode(body), address)
             return .json(device().json)
         case (.POST, "/api/localsend/v2/prepare-upload") where !settings.receivesFiles:
-            _ = try await Self.body(&parts, limit: LocalSendJSON.maximumBody)
+            _ = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody)
             return .error(.forbidden, "this device is not receiving")
         case (.POST, "/api/localsend/v2/prepare-upload"):
-            guard let body = try await Self.body(&parts, limit: LocalSendJSON.maximumBody) else {
+            guard let body = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody) else {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
             }
             if let pin = settings.pin, target["pin"] != pin { return .error(.unauthorized, "PIN required") }
@@ -169,28 +120,12 @@ final class LocalSendReceiver: Sendable {
             }
             return try await upload(sessionId: sessionId, fileId: fileId, token: token, from: address, parts: &parts)
         case (.POST, "/api/localsend/v2/cancel"):
-            guard try await Self.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
+            guard try await HTTPServer.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
             _ = sessions.cancel(sessionId: target["sessionId"], address: address)
             return Reply(status: .ok)
         default:
             return .error(.notFound, "not found", close: true)
         }
-    }
-
-    /// The request's body, read to its end; `nil` when it holds more than `limit` bytes (the rest
-    /// is not read: the reply closes the connection).
-    static func body(_ parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator, limit: Int) async throws -> [UInt8]? {
-        var bytes: [UInt8] = []
-        while let part = try await parts.next() {
-            switch part {
-            case .head: throw NearbyError.protocolViolation("a request inside a request")
-            case .body(let buffer):
-                guard bytes.count + buffer.readableBytes <= limit else { return nil }
-                bytes += buffer.readableBytesView
-            case .end: return bytes
-            }
-        }
-        throw NearbyError.connection("the sender closed the connection in the middle of a request")
     }
 
     /// Decides a `prepare-upload`: one session at a time, the policy (and the person), then a token per file.
@@ -236,7 +171,7 @@ final class LocalSendReceiver: Sendable {
 
     /// Receives one file's body into the spool, checks it, delivers it.
     func upload(sessionId: String, fileId: String, token: String, from address: String,
-                parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator) async throws -> Reply {
+                parts: inout HTTPServer.Parts) async throws -> Reply {
         let ticket: LocalSendSessions.Ticket
         switch sessions.begin(sessionId: sessionId, fileId: fileId, token: token, address: address, now: Clock.monotonic()) {
         case .success(let t): ticket = t

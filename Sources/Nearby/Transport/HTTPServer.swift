@@ -1,0 +1,96 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// The HTTP/1.1 server under the foreign protocols nearby speaks (LocalSend, AirDrop's): NIO's
+/// codec behind TLS (or none), an idle timeout, connections adopted by an ``AcceptLoop``, and one
+/// request after another per connection, each answered by a ``Reply``.
+enum HTTPServer {
+    /// A served connection.
+    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    /// The listening socket.
+    typealias Listener = NIOAsyncChannel<Connection, Never>
+    /// A request's parts as they come.
+    typealias Parts = NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator
+
+    /// A reply.
+    struct Reply {
+        var status: HTTPResponseStatus
+        var body: [UInt8] = []
+        var contentType = "application/json"
+        /// Close the connection after it (the request's body was not read to its end).
+        var close = false
+
+        static func json(_ bytes: [UInt8]) -> Reply { Reply(status: .ok, body: bytes) }
+        static func error(_ status: HTTPResponseStatus, _ message: String, close: Bool = false) -> Reply {
+            Reply(status: status, body: LocalSendJSON.encode(["message": message]), close: close)
+        }
+    }
+
+    /// Binds `host`:`port` (`what` names it in an error).
+    static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String) async throws -> (Listener, AcceptLoop<Connection>) {
+        let connections = AcceptLoop<Connection>(channel: { $0.channel }) { try? await $0.executeThenClose { _, _ in } }
+        do {
+            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .bind(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let sync = channel.pipeline.syncOperations
+                        if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
+                        try sync.addHandler(IdleTimeout(seconds: idle))
+                        try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                        return connections.adopt(try Connection(wrappingChannelSynchronously: channel))
+                    }
+                }
+            return (server, connections)
+        } catch {
+            throw NearbyError.connection("\(what) \(port): \(Nearby.Connection.describe(error))")
+        }
+    }
+
+    /// Answers the connection's requests one after another with `respond` (which reads each
+    /// request's body); `failed` hears what went wrong, with the peer's address first.
+    static func serve(_ connection: Connection, failed: @escaping @Sendable (String) -> Void,
+                      respond: @escaping (HTTPRequestHead, inout Parts, String) async throws -> Reply) async {
+        let address = connection.channel.remoteAddress?.ipAddress ?? ""
+        try? await connection.executeThenClose { inbound, outbound in
+            var parts = inbound.makeAsyncIterator()
+            while let part = try await parts.next() {
+                guard case .head(let head) = part else { continue }
+                let reply: Reply
+                do { reply = try await respond(head, &parts, address) } catch {
+                    failed("\(address): \(error)")
+                    reply = .error(.badRequest, "\(error)", close: true)
+                }
+                let close = reply.close || !head.isKeepAlive
+                var response = HTTPResponseHead(version: head.version, status: reply.status)
+                response.headers.add(name: "Content-Length", value: String(reply.body.count))
+                if !reply.body.isEmpty { response.headers.add(name: "Content-Type", value: reply.contentType) }
+                if close { response.headers.add(name: "Connection", value: "close") }
+                try await outbound.write(.head(response))
+                if !reply.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))) }
+                try await outbound.write(.end(nil))
+                if close { return }
+            }
+        }
+    }
+
+    /// The request's body, read to its end; `nil` when it holds more than `limit` bytes (the rest
+    /// is not read: the reply closes the connection).
+    static func body(_ parts: inout Parts, limit: Int) async throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while let part = try await parts.next() {
+            switch part {
+            case .head: throw NearbyError.protocolViolation("a request inside a request")
+            case .body(let buffer):
+                guard bytes.count + buffer.readableBytes <= limit else { return nil }
+                bytes += buffer.readableBytesView
+            case .end: return bytes
+            }
+        }
+        throw NearbyError.connection("the sender closed the connection in the middle of a request")
+    }
+}
