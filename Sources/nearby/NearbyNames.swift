@@ -28,6 +28,8 @@ enum NearbyOption: String, OptionName {
     case localSendPort = "--localsend-port"
     case localSendPin = "--localsend-pin"
     case newCertificate = "--new-certificate"
+    case airDrop = "--airdrop"
+    case airDropPort = "--airdrop-port"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.

@@ -57,6 +57,9 @@ let nearbySpec: ToolSpec = {
                            help: "in everyone-mode, also receive from LocalSend apps (protocol v2): over HTTPS (default), plain HTTP, or not at all"),
                 OptionSpec("--localsend-port", value: .number("N"), help: "LocalSend's port, for its server and its multicast announcements (default 53317)"),
                 OptionSpec("--localsend-pin", value: .text("PIN"), help: "a PIN LocalSend senders must give"),
+                OptionSpec("--airdrop", value: .text("IFACE"),
+                           help: "in everyone-mode, also receive AirDrop's HTTP protocol (as OpenDrop speaks it), announced on this interface's link-local IPv6 address"),
+                OptionSpec("--airdrop-port", value: .number("N"), help: "AirDrop's HTTPS port (default 8771)"),
                 name, json, interface, noDiscovery,
             ], operandCount: 0...0),
             VerbSpec("pair", operands: "[DEVICE]", summary: "pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)", options: [

@@ -285,6 +285,15 @@ struct NearbyTool: Sendable {
             localSend.multicast = !command.flag(.noDiscovery)
             configuration.localSend = localSend
         }
+        if let interface = command[.airDrop] {
+            guard mode == .everyone else { throw NearbyError.badAddress("--airdrop \(interface): AirDrop's protocol is spoken in everyone-mode only (--mode everyone)") }
+            var airDrop = AirDropSettings(interface: interface)
+            if let text = command[.airDropPort] {
+                guard let port = Int(text), (0...65535).contains(port) else { throw NearbyError.badAddress("--airdrop-port \(text): not a port") }
+                airDrop.port = port
+            }
+            configuration.airDrop = airDrop
+        }
         let json = self.json
         // Who is asked about an unpaired sender: the person at this terminal, else the desktop
         // user through a notification, else nobody (declined).

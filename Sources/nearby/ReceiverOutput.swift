@@ -10,6 +10,7 @@ enum ReceiverOutput {
         switch event {
         case .listening(let port): Output.line("receiving on port \(port)")
         case .listeningLocalSend(let port, let secure): Output.line("receiving from LocalSend on port \(port) (\(secure ? "HTTPS" : "HTTP"))")
+        case .listeningAirDrop(let port, let interface): Output.line("receiving AirDrop on \(interface), port \(port)")
         case .refusedPeer(let fingerprint): Output.line("refused a device that is not paired" + (fingerprint.map { " (\($0.hex.prefix(16))…)" } ?? ""))
         case .asked(let ask, let accepted, let reason):
             Output.line("\(ask.pairedName ?? ask.senderName) asks to send \(ask.items.count) item(s): " + (accepted ? "accepted" : "declined (\(reason ?? ""))"))
@@ -25,6 +26,8 @@ enum ReceiverOutput {
         case .listening(let port): .dictionary(["event": .string("listening"), "port": .integer(Int64(port))])
         case .listeningLocalSend(let port, let secure):
             .dictionary(["event": .string("listening"), "protocol": .string("localsend"), "port": .integer(Int64(port)), "secure": .bool(secure)])
+        case .listeningAirDrop(let port, let interface):
+            .dictionary(["event": .string("listening"), "protocol": .string("airdrop"), "port": .integer(Int64(port)), "interface": .string(interface)])
         case .refusedPeer(let fingerprint): .dictionary(["event": .string("refused"), "fingerprint": .string(fingerprint?.hex ?? "")])
         case .asked(let ask, let accepted, let reason):
             .dictionary(["event": .string("asked"), "sender": .string(ask.senderName), "senderApp": .string(ask.senderApp),

@@ -18,6 +18,8 @@ public enum ReceiverEvent: Sendable {
     case listening(port: Int)
     /// Also speaking LocalSend, on this port (HTTPS or plain HTTP).
     case listeningLocalSend(port: Int, secure: Bool)
+    /// Also speaking AirDrop's protocol, announced on this interface, served on this port.
+    case listeningAirDrop(port: Int, interface: String)
     /// A connection was refused in the handshake (its certificate is not paired).
     case refusedPeer(Fingerprint?)
     /// An ask arrived and was answered.

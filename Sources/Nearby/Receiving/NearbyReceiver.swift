@@ -25,6 +25,10 @@ public final class NearbyReceiver: Sendable {
     let localSend: LocalSendReceiver?
     /// The port LocalSend is served on, when it is.
     public var localSendPort: Int? { localSend?.port }
+    /// AirDrop's receiver, in everyone-mode when configured.
+    let airDrop: AirDropReceiver?
+    /// The port AirDrop's protocol is served on, when it is.
+    public var airDropPort: Int? { airDrop?.port }
     /// How long a delivered transfer's markers are kept (a week).
     static let deliveredRetention: Double = 7 * 86_400
 
@@ -37,7 +41,8 @@ public final class NearbyReceiver: Sendable {
                 events: @escaping @Sendable (ReceiverEvent) -> Void = { _ in }) async throws {
         guard configuration.mode != .off else { throw NearbyError.declined("receiving is off") }
         let folder = NearbyFolder(root: configuration.root)
-        identity = try DeviceIdentity.loadOrCreate(in: folder)
+        let identity = try DeviceIdentity.loadOrCreate(in: folder)
+        self.identity = identity
         Spool.purge(base: folder.spool, olderThan: Self.deliveredRetention, now: Clock.system.now())
         let mode = configuration.mode
         let connections = Connection.acceptLoop()
@@ -55,17 +60,23 @@ public final class NearbyReceiver: Sendable {
         askLimits = AskLimits(limit: configuration.asksPerPeer, window: configuration.askWindow)
         self.prompt = prompt
         self.events = events
-        if mode == .everyone, let settings = configuration.localSend {
-            let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
-            do {
-                localSend = try await LocalSendReceiver(configuration: configuration, settings: settings, identity: identity, policy: policy,
-                                                        events: events)
-            } catch {
-                try? await server.channel.close()
-                throw error
-            }
-        } else {
-            localSend = nil
+        let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
+        do {
+            localSend = mode == .everyone ? try await configuration.localSend.asyncMap {
+                try await LocalSendReceiver(configuration: configuration, settings: $0, identity: identity, policy: policy, events: events)
+            } : nil
+        } catch {
+            try? await server.channel.close()
+            throw error
+        }
+        do {
+            airDrop = mode == .everyone ? try await configuration.airDrop.asyncMap {
+                try await AirDropReceiver(configuration: configuration, settings: $0, identity: identity, policy: policy, events: events)
+            } : nil
+        } catch {
+            try? await server.channel.close()
+            try? await localSend?.server.channel.close()
+            throw error
         }
     }
 
@@ -77,6 +88,7 @@ public final class NearbyReceiver: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.accept() }
             if let localSend { group.addTask { try await localSend.run() } }
+            if let airDrop { group.addTask { try await airDrop.run() } }
             if let responder {
                 // A new instance each epoch: new random names, new tags (and the paired list as it is now).
                 group.addTask {
@@ -171,3 +183,11 @@ protocol FrameSource {
 }
 
 extension NIOAsyncChannelInboundStream<Frame>.AsyncIterator: FrameSource {}
+
+extension Optional {
+    /// The wrapped value through an async `transform`, or `nil`.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -49,6 +49,8 @@ public struct ReceiverConfiguration: Sendable {
     public var interfaces: [String]?
     /// Whether (and how) LocalSend is spoken too, in everyone-mode only (`nil`: not at all).
     public var localSend: LocalSendSettings?
+    /// Whether (and on which interface) AirDrop's protocol is spoken too, in everyone-mode only.
+    public var airDrop: AirDropSettings?
     /// Bytes of free space kept beyond what the items need.
     public var spaceMargin: Int64 = 64 << 20
 
