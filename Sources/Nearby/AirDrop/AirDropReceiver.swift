@@ -59,8 +59,8 @@ final class AirDropReceiver: Sendable {
     func run() async throws {
         let instance = try ServiceInstance(name: identifier, type: "_airdrop._tcp", port: UInt16(port), txt: try TXTRecord(["flags": "136"]),
                                            hostLabel: "di-" + identifier)
-        let responder = try MulticastResponder(instances: [instance], interfaces: [settings.interface])
-        defer { responder.stop() }
+        let responder = settings.announces ? try MulticastResponder(instances: [instance], interfaces: [settings.interface]) : nil
+        defer { responder?.stop() }
         events(.listeningAirDrop(port: port, interface: settings.interface))
         try await connections.run(server) { connection in
             await HTTPServer.serve(connection, failed: { self.events(.failed("AirDrop from \($0)")) }) { head, parts, address in

@@ -8,6 +8,9 @@ public struct AirDropSettings: Sendable {
     public var port = 8771
     /// `ReceiverModelName`.
     public var model = "nearby"
+    /// Whether `_airdrop._tcp` is announced (off: reached by address only, as the tests do on
+    /// loopback, which must not announce on the machine's own interfaces).
+    public var announces = true
 
     /// AirDrop on `interface`.
     public init(interface: String) { self.interface = interface }

@@ -21,6 +21,8 @@ struct LocalSendClient: Sendable {
     enum Body: Sendable {
         case none
         case json([UInt8])
+        /// Bytes of a given type.
+        case bytes([UInt8], contentType: String)
         /// `length` bytes of the file at `path`, from its start.
         case file(path: String, length: Int64)
     }
@@ -72,6 +74,9 @@ struct LocalSendClient: Sendable {
                 case .json(let bytes):
                     head.headers.add(name: "Content-Type", value: "application/json")
                     head.headers.add(name: "Content-Length", value: String(bytes.count))
+                case .bytes(let bytes, let type):
+                    head.headers.add(name: "Content-Type", value: type)
+                    head.headers.add(name: "Content-Length", value: String(bytes.count))
                 case .file(_, let length):
                     head.headers.add(name: "Content-Type", value: "application/octet-stream")
                     head.headers.add(name: "Content-Length", value: String(length))
@@ -79,7 +84,7 @@ struct LocalSendClient: Sendable {
                 try await outbound.write(.head(head))
                 switch body {
                 case .none: break
-                case .json(let bytes): try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
+                case .json(let bytes), .bytes(let bytes, _): try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
                 case .file(let path, let length): try await Self.stream(path, length: length, to: outbound, progress: progress)
                 }
                 try await outbound.write(.end(nil))
