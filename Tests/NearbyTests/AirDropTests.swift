@@ -120,8 +120,8 @@ import Testing
         }
     }
 
-    static func post(_ path: String, _ body: [UInt8], port: Int, type: String = "application/octet-stream") async throws -> LocalSendClient.Reply {
-        let client = LocalSendClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
+    static func post(_ path: String, _ body: [UInt8], port: Int, type: String = "application/octet-stream") async throws -> HTTPClient.Reply {
+        let client = HTTPClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
         return try await client.request(.POST, host: "::1", port: port, secure: true, path: path, body: .bytes(body, contentType: type), check: PeerCheck { _ in true })
     }
 

@@ -186,7 +186,7 @@ import Testing
     @Test func overHTTPSOurClientSeesTheFingerprintTheInfoGives() async throws {
         let b = try Device()
         try await Self.withLocalSend(b, secure: true) { port, _ in
-            let client = LocalSendClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
+            let client = HTTPClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
             let check = PeerCheck { _ in true }
             let reply = try await client.request(.GET, host: "127.0.0.1", port: port, secure: true, path: "/api/localsend/v1/info", check: check)
             let device = try LocalSendDevice.decode(reply.body)

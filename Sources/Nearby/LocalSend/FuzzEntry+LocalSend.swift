@@ -32,7 +32,7 @@ extension FuzzEntry {
         default:
             guard let target = LocalSendQuery(String(decoding: bytes, as: UTF8.self)) else { return }
             precondition(target.parameters.count <= LocalSendQuery.maximumParameters, "too many parameters went through")
-            let rebuilt = LocalSendQuery.escape(target.path).replacingSlashes + LocalSendClient.query(target.parameters.map { ($0.name, $0.value) })
+            let rebuilt = LocalSendQuery.escape(target.path).replacingSlashes + HTTPClient.query(target.parameters.map { ($0.name, $0.value) })
             let again = LocalSendQuery(rebuilt)
             precondition(again == target, "a request target changed when escaped again: \(target) became \(String(describing: again))")
         }

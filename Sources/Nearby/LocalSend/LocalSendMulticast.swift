@@ -81,7 +81,7 @@ final class LocalSendMulticast: Sendable {
     /// Posts our description to the announcing device's `register`; whether it took it.
     func register(with device: LocalSendDevice, at host: String) async -> Bool {
         guard let port = device.port else { return false }
-        var client = LocalSendClient(identity: receiver.identity)
+        var client = HTTPClient(identity: receiver.identity)
         client.timeout = 2
         let reply = try? await client.request(.POST, host: host, port: port, secure: device.protocol != "http", path: "/api/localsend/v2/register",
                                               body: .json(receiver.device().json), check: PeerCheck { _ in true })

@@ -53,7 +53,7 @@ public struct LocalSendSender: Sendable {
                      progress: @escaping @Sendable (SendProgress) -> Void = { _ in }) async throws -> SendReport {
         let folder = NearbyFolder(root: root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        var client = LocalSendClient(identity: identity)
+        var client = HTTPClient(identity: identity)
         client.timeout = timeout
         let check = PeerCheck { _ in true }
         var reply = try await client.request(.GET, host: target.host, port: target.port, secure: target.secure, path: "/api/localsend/v2/info", check: check)

@@ -4,14 +4,15 @@ import NIOPosix
 import NIOSSL
 import SystemCalls
 
-/// One HTTP request to a LocalSend device and its reply: HTTPS (the device's certificate recorded
-/// and judged by a ``PeerCheck``) or plain HTTP, one connection per request, bodies from memory or
-/// streamed from a file with a `Content-Length`, replies bounded.
+/// One HTTP request to a device of a foreign protocol (LocalSend, AirDrop's) and its reply: HTTPS
+/// (the device's certificate recorded and judged by a ``PeerCheck``) or plain HTTP, one connection
+/// per request, bodies from memory, streamed from a file with a `Content-Length`, or produced as
+/// they go and sent chunked; replies bounded.
 ///
 /// Hand-written over NIO's HTTP/1.1 codec rather than with an HTTP client package: the one the
 /// machine carries (AsyncHTTPClient) verifies certificates against a CA, which LocalSend's
 /// self-signed ones never pass, and cannot report the certificate it saw.
-struct LocalSendClient: Sendable {
+struct HTTPClient: Sendable {
     /// This device's identity (for TLS).
     let identity: DeviceIdentity
     /// Seconds to wait for the connection, and for each reply after the request.
@@ -23,6 +24,9 @@ struct LocalSendClient: Sendable {
         case json([UInt8])
         /// Bytes of a given type.
         case bytes([UInt8], contentType: String)
+        /// Bytes of a given type made as they are sent (chunked): `produce` hands each piece to
+        /// the function it is given.
+        case stream(contentType: String, produce: @Sendable (_ emit: (ByteBuffer) async throws -> Void) async throws -> Void)
         /// `length` bytes of the file at `path`, from its start.
         case file(path: String, length: Int64)
     }
@@ -80,33 +84,57 @@ struct LocalSendClient: Sendable {
                 case .file(_, let length):
                     head.headers.add(name: "Content-Type", value: "application/octet-stream")
                     head.headers.add(name: "Content-Length", value: String(length))
+                case .stream(let type, _):
+                    head.headers.add(name: "Content-Type", value: type)
+                    head.headers.add(name: "Transfer-Encoding", value: "chunked")
                 }
                 try await outbound.write(.head(head))
                 switch body {
                 case .none: break
                 case .json(let bytes), .bytes(let bytes, _): try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
                 case .file(let path, let length): try await Self.stream(path, length: length, to: outbound, progress: progress)
-                }
-                try await outbound.write(.end(nil))
-                var status = 0
-                var reply: [UInt8] = []
-                for try await part in inbound {
-                    switch part {
-                    case .head(let head): status = Int(head.status.code)
-                    case .body(let buffer):
-                        guard reply.count + buffer.readableBytes <= Self.maximumReply else {
-                            throw NearbyError.protocolViolation("\(address) replied with more than \(Self.maximumReply) bytes")
+                case .stream(_, let produce):
+                    var sent: Int64 = 0
+                    do {
+                        try await produce { buffer in
+                            sent += Int64(buffer.readableBytes)
+                            try await outbound.write(.body(.byteBuffer(buffer)))
+                            progress(sent)
                         }
-                        reply += buffer.readableBytesView
-                    case .end: return Reply(status: status, body: reply)
+                    } catch let error as NearbyError { throw error } catch {
+                        // A receiver that answers before reading the body's end (OpenDrop does)
+                        // may close while the last bytes go: its reply still says what happened.
+                        return try await Self.reply(from: inbound, address: address) ?? { throw error }()
                     }
                 }
-                throw NearbyError.connection("\(address) closed the connection before its reply ended")
+                try await outbound.write(.end(nil))
+                guard let reply = try await Self.reply(from: inbound, address: address) else {
+                    throw NearbyError.connection("\(address) closed the connection before its reply ended")
+                }
+                return reply
             }
         } catch let error where error is NIOSSLError || error is BoringSSLError {
             if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: nil, got: seen) }
             throw NearbyError.connection("\(address): TLS: \(error)")
         }
+    }
+
+    /// The reply, or `nil` when the connection ends before it does.
+    static func reply(from inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>, address: String) async throws -> Reply? {
+        var status = 0
+        var reply: [UInt8] = []
+        for try await part in inbound {
+            switch part {
+            case .head(let head): status = Int(head.status.code)
+            case .body(let buffer):
+                guard reply.count + buffer.readableBytes <= maximumReply else {
+                    throw NearbyError.protocolViolation("\(address) replied with more than \(maximumReply) bytes")
+                }
+                reply += buffer.readableBytesView
+            case .end: return Reply(status: status, body: reply)
+            }
+        }
+        return nil
     }
 
     /// Writes `length` bytes of `path` as body parts, reading no more than one part ahead.
