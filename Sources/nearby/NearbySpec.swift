@@ -43,6 +43,8 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--localsend", help: "send to a LocalSend device (protocol v2): --to its alias (found by LocalSend's multicast), HOST[:PORT] or http://HOST[:PORT]"),
                 OptionSpec("--localsend-pin", value: .text("PIN"), help: "the PIN the LocalSend device asks for"),
                 OptionSpec("--new-certificate", help: "accept a LocalSend device whose certificate changed since the last send (reinstalled)"),
+                OptionSpec("--airdrop", value: .text("IFACE"),
+                           help: "send with AirDrop's HTTP protocol (to an OpenDrop receiver) on this interface: --to its name, or [ADDRESS]:PORT"),
                 name, json, interface, noDiscovery,
             ], operandCount: 1...1000),
             VerbSpec("receive", summary: "receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out", options: [

@@ -136,6 +136,8 @@ struct NearbyTool: Sendable {
             items = prepared
             if command.flag(.localSend) {
                 transfer = try localSendTransfer(to: to)
+            } else if let interface = command[.airDrop] {
+                transfer = try airDropTransfer(to: to, interface: interface)
             } else {
                 let target = try resolveTarget(to)
                 let sender = NearbySender(root: root, deviceName: deviceName, senderApp: command[.from] ?? "org.document-interchange.nearby")
@@ -181,6 +183,26 @@ struct NearbyTool: Sendable {
                 Self.report(error, json: json)
                 return 2
             }
+        }
+    }
+
+    /// `send --airdrop IFACE --to NAME|[ADDRESS]:PORT`: an AirDrop receiver (OpenDrop) found on
+    /// the interface by the name it gives in `Discover`, or reached by address (a link-local
+    /// address takes the interface).
+    func airDropTransfer(to: String, interface: String) throws -> @Sendable ([OutgoingItem], @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport {
+        var configured = AirDropSender(root: root, deviceName: deviceName)
+        configured.senderApp = command[.from] ?? configured.senderApp
+        let sender = configured
+        if to.contains(":") {
+            var (host, port) = try SendTarget.parseAddress(to)
+            if host.hasPrefix("fe80"), !host.contains("%") { host += "%" + interface }
+            let receiver = AirDropFound(name: to, host: host, port: port, identifier: "")
+            return { items, progress in try await sender.send(items, to: receiver, progress: progress) }
+        }
+        return { items, progress in
+            let found = try await sender.find(name: to, interface: interface)
+            guard let receiver = found.first(where: { $0.name == to }) else { throw NearbyError.unknownDevice(to, known: found.map(\.name)) }
+            return try await sender.send(items, to: receiver, progress: progress)
         }
     }
 

@@ -144,6 +144,9 @@ enum AirDropPlist {
         return d
     }
 
+    /// An empty dictionary: OpenDrop's `Discover` body without a record.
+    static var empty: [UInt8] { BinaryPropertyListWriter().write(.dictionary([:])) }
+
     static func string(_ value: PropertyList?) -> String? {
         if case .string(let s)? = value { return s }
         return nil
