@@ -42,7 +42,8 @@ final class LocalSendReceiver: Sendable {
          events: @escaping @Sendable (ReceiverEvent) -> Void, heard: @escaping @Sendable (LocalSendDevice, String) -> Void = { _, _ in }) async throws {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
         (server, connections) = try await HTTPServer.bind(host: configuration.host, port: settings.port, tls: context,
-                                                          idle: configuration.idleTimeout, what: "LocalSend port")
+                                                          idle: configuration.idleTimeout, what: "LocalSend port",
+                                                          grace: settings.receivesFiles ? 0 : 2)
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
         self.settings = settings
@@ -102,7 +103,10 @@ final class LocalSendReceiver: Sendable {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
             }
             heard(try LocalSendDevice.decode(body), address)
-            return .json(device().json)
+            // A discovery ends soon: its connections close after the reply, not at its end.
+            var reply = Reply.json(device().json)
+            reply.close = !settings.receivesFiles
+            return reply
         case (.POST, "/api/localsend/v2/prepare-upload") where !settings.receivesFiles:
             _ = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody)
             return .error(.forbidden, "this device is not receiving")

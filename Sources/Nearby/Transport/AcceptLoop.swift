@@ -18,13 +18,19 @@ final class AcceptLoop<Connection: Sendable>: Sendable {
     /// Being served, by channel.
     let open = Mutex<[ObjectIdentifier: any Channel]>([:])
     let stopping = Atomic<Bool>(false)
+    /// Seconds connections being served get, once the loop stops, to finish what they do.
+    let grace: Double
 
     /// - Parameters:
     ///   - channel: a connection's channel.
     ///   - discard: closes a connection that will not be served (its `executeThenClose` with an
     ///     empty body).
-    init(channel: @escaping @Sendable (Connection) -> any Channel, discard: @escaping @Sendable (Connection) async -> Void) {
+    ///   - grace: seconds a connection being served gets to finish once the loop stops: a
+    ///     LocalSend discovery that had what it wanted cut off the `register` replies it was
+    ///     writing, and the PyPI peer's multicast task ends for good at such a failure.
+    init(channel: @escaping @Sendable (Connection) -> any Channel, grace: Double = 0, discard: @escaping @Sendable (Connection) async -> Void) {
         channelOf = channel
+        self.grace = grace
         self.discard = discard
     }
 
@@ -81,7 +87,16 @@ final class AcceptLoop<Connection: Sendable>: Sendable {
         } onCancel: {
             stopping.store(true, ordering: .relaxed)
             server.channel.close(promise: nil)
-            for child in open.withLock({ Array($0.values) }) { child.close(promise: nil) }
+            let closeAll = { @Sendable [self] in for child in self.open.withLock({ Array($0.values) }) { child.close(promise: nil) } }
+            if grace > 0 {
+                let grace = grace
+                Task {
+                    try? await Task.sleep(for: .seconds(grace))
+                    closeAll()
+                }
+            } else {
+                closeAll()
+            }
         }
     }
 }

@@ -29,8 +29,9 @@ enum HTTPServer {
     }
 
     /// Binds `host`:`port` (`what` names it in an error).
-    static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String) async throws -> (Listener, AcceptLoop<Connection>) {
-        let connections = AcceptLoop<Connection>(channel: { $0.channel }) { try? await $0.executeThenClose { _, _ in } }
+    /// `grace`: ``AcceptLoop/grace``.
+    static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0) async throws -> (Listener, AcceptLoop<Connection>) {
+        let connections = AcceptLoop<Connection>(channel: { $0.channel }, grace: grace) { try? await $0.executeThenClose { _, _ in } }
         do {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
