@@ -19,7 +19,7 @@ let package = Package(
             dependencies: ["FuzzSupport"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
-    } + ["FuzzFrames", "FuzzSessionMessage", "FuzzPairingMessage", "FuzzLocalSend", "NearbySeeds"].map { name in
+    } + ["FuzzFrames", "FuzzSessionMessage", "FuzzPairingMessage", "FuzzLocalSend", "FuzzAirDrop", "NearbySeeds"].map { name in
         // Nearby's readers of network bytes, through its Fuzzing SPI; NearbySeeds writes their seeds.
         .executableTarget(
             name: name,

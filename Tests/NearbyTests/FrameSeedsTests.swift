@@ -33,3 +33,19 @@ import Testing
         #expect(try LocalSendPrepareUpload.decode(request.bytes.dropFirst()).files.count == 2)
     }
 }
+
+/// AirDrop's fuzz target holds for its seeds cut short at every length and at every cut point.
+@Suite struct AirDropSeedsTests {
+    @Test func theAirDropTargetHoldsForItsSeedsCutAnywhere() throws {
+        let seeds = FuzzEntry.seeds.filter { $0.name.hasPrefix("airdrop/") }
+        #expect(seeds.count == 4)
+        for (_, bytes) in seeds {
+            for length in 2...bytes.count { FuzzEntry.airDrop(Array(bytes.prefix(length))) }
+            for cut in 0...255 { FuzzEntry.airDrop([bytes[0], UInt8(cut)] + bytes.dropFirst(2)) }
+        }
+        for name in ["airdrop/archive", "airdrop/archive-gzip"] {
+            let archive = try #require(seeds.first { $0.name == name }).bytes.dropFirst(2)
+            #expect(FuzzEntry.archive(Array(archive), cuts: []) == ["./notes.txt:5", "./empty:0", "trailer"])
+        }
+    }
+}

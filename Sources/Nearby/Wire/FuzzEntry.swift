@@ -122,7 +122,7 @@ import NIOEmbedded
                ("nearby-frames/largest-data-cut.bin", frameInput(cuts: [60, 70_000, largest.count - 100], stream: largest)),
                ("nearby-frames/ask-most-items-cut.bin",
                 frameInput(cuts: [20_000], stream: encode([session.first { $0.0 == "ask-most-items" }!.1.frame])))]
-            + localSendSeeds
+            + localSendSeeds + airDropSeeds
     }
 
     /// The layout ``frames(_:)`` reads: one byte whose low two bits count the cuts (0 to 3), each
