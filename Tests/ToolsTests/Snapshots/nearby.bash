@@ -12,6 +12,7 @@ _nearby() {
         --from) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
         --fingerprint) return ;;
         --localsend-pin) return ;;
+        --airdrop) return ;;
         --name) return ;;
         --mode) COMPREPLY=($(compgen -W "off paired everyone" -- "$cur")); return ;;
         --minutes) return ;;
@@ -19,6 +20,7 @@ _nearby() {
         --port) return ;;
         --downloads) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --localsend-port) return ;;
+        --airdrop-port) return ;;
         --code) return ;;
     esac
     verb=""
@@ -26,8 +28,8 @@ _nearby() {
         case " identity list status send receive pair unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --wait --show-code --code --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then

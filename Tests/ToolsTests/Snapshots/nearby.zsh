@@ -26,6 +26,7 @@ _nearby() {
     '--localsend[send to a LocalSend device (protocol v2)\: --to its alias (found by LocalSend'\''s multicast), HOST\[\:PORT\] or http\://HOST\[\:PORT\]]' \
     '--localsend-pin[the PIN the LocalSend device asks for]:PIN: ' \
     '--new-certificate[accept a LocalSend device whose certificate changed since the last send (reinstalled)]' \
+    '--airdrop[send with AirDrop'\''s HTTP protocol (to an OpenDrop receiver) on this interface\: --to its name, or \[ADDRESS\]\:PORT]:IFACE: ' \
     '--name[the name this device gives itself (default\: the host name)]:NAME: ' \
     '--mode[who may send\: nobody, paired devices (default), or anyone who is then asked about]:off|paired|everyone:(off paired everyone)' \
     '--minutes[how long everyone-mode lasts (default 10)]:N: ' \
@@ -35,6 +36,7 @@ _nearby() {
     '--downloads[where items no app takes go (default\: the XDG download folder)]:directory:_files -/' \
     '--no-launch[deliver without starting the receiving app'\''s launch command]' \
     '--localsend-port[LocalSend'\''s port, for its server and its multicast announcements (default 53317)]:N: ' \
+    '--airdrop-port[AirDrop'\''s HTTPS port (default 8771)]:N: ' \
     '--wait[wait for a device to pair with by comparing digits (findable by this device'\''s name meanwhile)]' \
     '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
     '--code[the code the other device shows]:CODE: ' \
