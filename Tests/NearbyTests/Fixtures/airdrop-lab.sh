@@ -10,15 +10,7 @@ set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20} FINDS=${6:-10}
 HERE=$(cd "$(dirname "$0")" && pwd)
 export LAB=${LAB:-dad} LAB_NET=${LAB_NET:-10.222.0}
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
-unset REQUESTS_CA_BUNDLE CURL_CA_BUNDLE SSL_CERT_FILE
-lab() { bash "$LABSH" "$@"; }
-bg_at() { exec bash "$LABSH" exec "$@"; }
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-wait_for() { for _ in $(seq "${3:-200}"); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timeout waiting for $2 in $1" >&2; cat "$1" >&2; return 1; }
-now() { date +%s%N; }
+source "$HERE/peer-lab-common.sh"
 
 bash "$HERE/opendrop-venv.sh" "$VENV" >&2
 OPENDROP=$VENV/bin/opendrop
@@ -110,4 +102,4 @@ events = [json.loads(l) for l in open(f"{work}/recv.out") if l.startswith("{")]
 print(f"receiver_delivered={sum(1 for e in events if e['event'] == 'delivered')}")
 print(f"receiver_failed={sum(1 for e in events if e['event'] == 'failed')}")
 PY
-echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
+echo "fence=$(fence_count)"

@@ -11,16 +11,7 @@ set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20}
 HERE=$(cd "$(dirname "$0")" && pwd)
 export LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0}
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
-# The peer's requests would otherwise verify against the machine's CA bundle (requests and httpx
-# honour these even with verify=False).
-unset REQUESTS_CA_BUNDLE CURL_CA_BUNDLE SSL_CERT_FILE
-lab() { bash "$LABSH" "$@"; }
-bg_at() { exec bash "$LABSH" exec "$@"; }
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-wait_for() { for _ in $(seq "${3:-200}"); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timeout waiting for $2 in $1" >&2; cat "$1" >&2; return 1; }
+source "$HERE/peer-lab-common.sh"
 
 bash "$HERE/localsend-venv.sh" "$VENV" >&2
 PY=$VENV/bin/python
@@ -130,4 +121,4 @@ print(f"receiver_asked={sum(1 for e in recv if e['event'] == 'asked' and e['acce
 print(f"receiver_delivered={sum(1 for e in recv if e['event'] == 'delivered')}")
 print(f"receiver_failed={sum(1 for e in recv if e['event'] == 'failed')}")
 PY
-echo "fence=$(lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')"
+echo "fence=$(fence_count)"
