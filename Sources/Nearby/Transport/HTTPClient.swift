@@ -44,6 +44,27 @@ struct HTTPClient: Sendable {
     /// server's certificate when `secure`. `progress` hears the body bytes written so far.
     func request(_ method: HTTPMethod, host: String, port: Int, secure: Bool, path: String, query: [(String, String)] = [],
                  body: Body = .none, check: PeerCheck, progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> Reply {
+        // Once more when the connection closed before the request went out (nothing reached
+        // the device, so nothing is asked twice): OpenDrop's one-at-a-time server was seen to
+        // drop a connection made just after another, under load (2 sends of 20 in the lab).
+        do {
+            return try await attempt(method, host: host, port: port, secure: secure, path: path, query: query, body: body, check: check, progress: progress)
+        } catch is NotSent {
+            try await Task.sleep(for: .milliseconds(200))
+            do {
+                return try await attempt(method, host: host, port: port, secure: secure, path: path, query: query, body: body, check: check,
+                                         progress: progress)
+            } catch is NotSent {
+                throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address) closed the connection before the request was sent")
+            }
+        }
+    }
+
+    /// The connection closed before the request's head was written.
+    struct NotSent: Error {}
+
+    func attempt(_ method: HTTPMethod, host: String, port: Int, secure: Bool, path: String, query: [(String, String)],
+                 body: Body, check: PeerCheck, progress: @escaping @Sendable (Int64) -> Void) async throws -> Reply {
         let context = secure ? try TLSSetup.localSendContext(identity, server: false) : nil
         let idle = timeout
         let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
@@ -88,7 +109,7 @@ struct HTTPClient: Sendable {
                     head.headers.add(name: "Content-Type", value: type)
                     head.headers.add(name: "Transfer-Encoding", value: "chunked")
                 }
-                try await outbound.write(.head(head))
+                do { try await outbound.write(.head(head)) } catch is ChannelError { throw NotSent() }
                 switch body {
                 case .none: break
                 case .json(let bytes), .bytes(let bytes, _): try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
