@@ -38,7 +38,11 @@ final class AcceptLoop<Connection: Sendable>: Sendable {
     func adopt(_ connection: Connection) -> Connection {
         let child = channelOf(connection)
         adopted.withLock { $0[ObjectIdentifier(child)] = connection }
-        if stopping.load(ordering: .relaxed) { child.close(promise: nil) }
+        if stopping.load(ordering: .relaxed) {
+            // Made after the loop stopped: closed through its own scope at once.
+            child.close(promise: nil)
+            discardAdopted()
+        }
         return connection
     }
 
@@ -64,6 +68,24 @@ final class AcceptLoop<Connection: Sendable>: Sendable {
     /// Serves each connection of `server` with `serve` (which must use the connection's
     /// `executeThenClose`), until the calling task is cancelled or the socket closes.
     func run(_ server: NIOAsyncChannel<Connection, Never>, serve: @escaping @Sendable (Connection) async -> Void) async throws {
+        guard grace > 0 else {
+            // Structured: the loop and its connections run where the caller runs (an unstructured
+            // task would leave a caller's task executor for the shared pool, which the test suite's
+            // blocking helpers starved: receivers stopped answering in a full run); cancelling the
+            // caller ends them all, and what was adopted but not handed out is closed here.
+            defer { discardAdopted() }
+            try await server.executeThenClose { inbound in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in inbound {
+                        take(connection)
+                        group.addTask { await serve(connection) }
+                    }
+                }
+            }
+            return
+        }
+        // With a grace: the loop in a task of its own, so that cancelling the caller closes the
+        // listening socket at once but lets open connections finish their replies.
         let loop = Task {
             try await server.executeThenClose { inbound in
                 await withDiscardingTaskGroup { group in
