@@ -8,8 +8,13 @@
 //   resume      random kill -9s and link cuts during 256 MiB sends: 0 lost, duplicated, corrupt;
 //               bytes sent again ≤ the remainder + one frame (long: about 15 s an interruption,
 //               so off unless --resume N is given)
+//   localsend   the LocalSend peer (PyPI localsend 0.1.2) both ways: 20 of 20 each way, our register
+//               answer ≤ 100 ms p90, 100 MB never slower than the peer to itself
+//   airdrop     OpenDrop 0.13 both ways: 20 of 20 each way, `opendrop find` lists us ≤ 600 ms p90,
+//               100 MB never slower than OpenDrop to itself
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
-//       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS]    (0 skips a section)
+//       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
+//       [--airdrop ROUNDS]    (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
 import Foundation
@@ -21,6 +26,8 @@ let asks = Bench.option("--asks", 100)
 let wormholeRounds = Bench.option("--wormhole", 3)
 let discoveryTrials = Bench.option("--discovery", 100)
 let interruptions = Bench.option("--resume", 0)
+let localSendRounds = Bench.option("--localsend", 20)
+let airDropRounds = Bench.option("--airdrop", 20)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let package = here.deletingLastPathComponent().deletingLastPathComponent()
 let nearby = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nearby").path
@@ -111,4 +118,44 @@ if interruptions > 0 {
           + "link down \(s("kind_link-down")), nftables drop \(s("kind_nft-drop"))) over \(s("transfers")) transfers; delivered \(s("delivered")), "
           + "duplicates \(s("duplicates")), lost \(s("lost")), corrupt \(s("corrupt")), partial visible \(s("partial_visible")), open requests \(s("open_requests")); "
           + "left in the spool \(s("left_in_spool")); retries \(s("retries")), accounting errors \(s("bad_accounting")), max excess \(s("max_excess_bytes")) bytes; fence \(v["fence"]?.last ?? "?")")
+}
+
+/// Runs a foreign-peer fixture of the test suite (Tests/NearbyTests/Fixtures) on device roots A
+/// and B made from the samples; its key=value lines.
+@MainActor func peerRun(_ script: String, venv: String, _ arguments: String, environment: String) -> [String: String] {
+    let root = work.appendingPathComponent(script)
+    _ = Bench.shell("mkdir -p '\(root.path)' && cp -r '\(work.path)/Samples' '\(root.path)/A' && cp -r '\(work.path)/Samples' '\(root.path)/B' && "
+                    + "rm -f '\(root.path)/A/registry.bin' '\(root.path)/B/registry.bin' && cp '\(package.path)/Samples/Documents/notes.txt' '\(root.path)/'")
+    let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/\(script)").path
+    let run = Bench.shell("\(environment) bash '\(fixture)' '\(nearby)' '\(lab)' '\(root.path)' '\(venv)' \(arguments)")
+    var values: [String: String] = [:]
+    for line in run.out.split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { values[parts[0]] = parts[1] }
+    }
+    if run.status != 0 { print("\(script) failed (status \(run.status))\n\(run.out)"); exit(1) }
+    return values
+}
+
+if localSendRounds > 0 {
+    print("LocalSend (PyPI localsend 0.1.2) both ways, \(localSendRounds) rounds each")
+    let v = peerRun("localsend-lab.sh", venv: "/var/tmp/nearby-localsend-0.1.2", "\(localSendRounds)", environment: "LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0}")
+    let s = { (key: String) in v[key] ?? "?" }
+    print("peer to us: found \(s("found")) after \(s("found_ms")) ms; \(s("sent_ok")) of \(s("sent_rounds")) sessions, \(s("receiver_delivered")) delivered; "
+          + "register answers \(s("register_answered")), p50 \(s("register_p50_ms")) ms, p90 \(s("register_p90_ms")) ms")
+    print("us to peer: \(s("send_arrived")) of \(localSendRounds) arrived intact (\(s("send_by_alias_ok")) by alias), exit statuses true \(s("send_status_matches"))")
+    let ours = Double(s("big_ours_seconds")) ?? .nan, itself = Double(s("big_peer_seconds")) ?? .nan, sent = Double(s("send_big_seconds")) ?? .nan
+    print(String(format: "100 MB: peer to us %.2f s, peer to itself %.2f s (ratio %.2f×); us to peer %.2f s (whole process, ratio %.2f×); fence %@",
+                 ours, itself, itself / ours, sent, itself / sent, s("fence")))
+}
+
+if airDropRounds > 0 {
+    print("AirDrop's HTTP protocol against OpenDrop 0.13 over the lab's link-local awdl0, \(airDropRounds) rounds each")
+    let v = peerRun("airdrop-lab.sh", venv: "/var/tmp/nearby-opendrop-0.13.0", "\(airDropRounds) \(airDropRounds)", environment: "LAB=${LAB:-dad} LAB_NET=${LAB_NET:-10.222.0}")
+    let s = { (key: String) in v[key] ?? "?" }
+    print("opendrop find listed us \(s("finds_listed")) of \(airDropRounds) times: p50 \(s("find_p50_ms")) ms, p90 \(s("find_p90_ms")) ms")
+    print("OpenDrop to us: \(s("received_intact")) of \(airDropRounds) intact; us to OpenDrop: \(s("sent_intact")) of \(airDropRounds) intact, exit statuses true \(s("send_status_matches"))")
+    let toUs = Double(s("big_opendrop_to_ours_ms")) ?? .nan, itself = Double(s("big_opendrop_to_itself_ms")) ?? .nan, fromUs = Double(s("big_ours_to_opendrop_ms")) ?? .nan
+    print(String(format: "100 MB: OpenDrop to us %.0f ms, to itself %.0f ms (ratio %.2f×); us to OpenDrop %.0f ms (ratio %.2f×); intact %@/%@; fence %@",
+                 toUs, itself, itself / toUs, fromUs, itself / fromUs, s("big_opendrop_to_ours_intact"), s("big_ours_to_opendrop_intact"), s("fence")))
 }

@@ -5,7 +5,8 @@
 # into it, our sender sends ROUNDS distinct files to an OpenDrop receiver (half found by name,
 # half by address), then 100 MB each way and OpenDrop to itself (the yardstick, same run).
 # Prints key=value lines for AirDropLabTests.
-#   airdrop-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS] [FINDS]   (WORK holds device roots A and B)
+#   airdrop-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS] [FINDS]   (WORK holds device roots A and B;
+#   FIND_SECONDS, default 6: how long each `opendrop find` runs before its SIGINT)
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20} FINDS=${6:-10}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +34,7 @@ wait_for "$WORK/od3.out" 'Starting HTTPS server' 400
 : > "$WORK/find-ms"
 for i in $(seq "$FINDS"); do
   start=$(now)
-  (cd "$WORK/od1" && HOME=$WORK/od1 timeout -s INT 3 bash "$LABSH" exec h1 "$OPENDROP" find -i awdl0 2>&1) | while read -r line; do
+  (cd "$WORK/od1" && HOME=$WORK/od1 timeout -s INT "${FIND_SECONDS:-6}" bash "$LABSH" exec h1 "$OPENDROP" find -i awdl0 2>&1) | while read -r line; do
     case "$line" in *"name h2"*) echo $(( ($(now) - start) / 1000000 )) >> "$WORK/find-ms" ;; esac
   done || true  # timeout's SIGINT is how find ends
 done
