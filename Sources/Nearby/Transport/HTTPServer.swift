@@ -43,7 +43,6 @@ enum HTTPServer {
                         if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                        try sync.addHandler(BodyCoalescer())
                         return connections.adopt(try Connection(wrappingChannelSynchronously: channel))
                     }
                 }
