@@ -127,7 +127,7 @@ final class AirDropReceiver: Sendable {
     /// else the Ask's when this device knows it; else the extension's.
     static func type(of file: AirDropAsk.File, name: String, registry: TypeRegistry?) -> String {
         guard let registry else { return "public.data" }
-        let byName = LocalSendTypes.identifier(mimeType: "", name: name, registry: registry)
+        let byName = ReceivedItemType.identifier(name: name, registry: registry)
         guard let declared = file.type, let asked = UTType(declared, in: registry), !asked.isDynamic else { return byName }
         if let named = UTType(byName, in: registry), named.conforms(to: asked) { return byName }
         return asked.identifier

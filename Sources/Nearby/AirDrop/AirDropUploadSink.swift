@@ -87,7 +87,7 @@ extension AirDropReceiver {
             for (position, file) in waiting.ask.files.enumerated() where String(first) == file.name {
                 if file.isDirectory, components.count > 1 {
                     let safe = ItemName.safe(String(last))
-                    return (safe, LocalSendTypes.identifier(mimeType: "", name: safe, registry: registry))
+                    return (safe, ReceivedItemType.identifier(name: safe, registry: registry))
                 }
                 if !file.isDirectory, components.count == 1, !taken.contains(position) {
                     taken.insert(position)

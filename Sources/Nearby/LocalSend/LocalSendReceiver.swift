@@ -142,7 +142,7 @@ final class LocalSendReceiver: Sendable {
         // In a stable order: the spool's item numbers follow it.
         let offers = request.files.values.sorted { $0.id < $1.id }
         let names = offers.map { ItemName.safe($0.fileName) }
-        let types = zip(offers, names).map { offer, name in LocalSendTypes.identifier(mimeType: offer.fileType, name: name, registry: registry) }
+        let types = zip(offers, names).map { offer, name in ReceivedItemType.identifier(mimeType: offer.fileType, name: name, registry: registry) }
         let destinations = offers.indices.map { i in
             Destination.choose(type: types[i], name: names[i], targetApp: nil, registry: registry, downloads: configuration.downloads)
         }
