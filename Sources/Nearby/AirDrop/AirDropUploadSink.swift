@@ -39,7 +39,14 @@ extension AirDropReceiver {
                 sniffed = true
                 // gzip's magic; OpenDrop and Apple's devices compress, a plain archive is read as it is.
                 if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
-                    inflater = try GzipInflater(limit: receiver.configuration.maximumItemSize * Int64(SessionMessage.maximumItems))
+                    // No archive this device could keep inflates past its free space: a few
+                    // compressed bytes claiming more (entries not offered, read past) are refused
+                    // there, not inflated for as long as the session may last.
+                    let folder = NearbyFolder(root: receiver.configuration.root)
+                    try folder.create()
+                    let free: Int64
+                    do { free = try FileSystem.availableBytes(folder.spool) } catch { throw NearbyError.system(error) }
+                    inflater = try GzipInflater(limit: max(free, receiver.configuration.spaceMargin))
                 }
             }
             if let inflater {
