@@ -6,7 +6,7 @@
 # half by address), then 100 MB each way and OpenDrop to itself (the yardstick, same run).
 # Prints key=value lines for AirDropLabTests.
 #   airdrop-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS] [FINDS]   (WORK holds device roots A and B;
-#   FIND_SECONDS, default 6: how long each `opendrop find` runs before its SIGINT)
+#   FIND_SECONDS, default 30: how long each `opendrop find` may take to list our receiver)
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20} FINDS=${6:-10}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,13 +30,26 @@ mkdir -p "$WORK/od3/in" "$WORK/od1"
 pids+=($!)
 wait_for "$WORK/od3.out" 'Starting HTTPS server' 400
 
-# opendrop find, timed from its start to the line that names our receiver (it asks Discover first).
+# opendrop find, timed from its start to the line that names our receiver (it asks Discover first),
+# and ended by SIGINT (its only way out) once it has also listed OpenDrop's receiver (which
+# `opendrop send -r "Peer Mac"` below needs in find's cache), or after FIND_SECONDS.
 : > "$WORK/find-ms"
 for i in $(seq "$FINDS"); do
-  start=$(now)
-  (cd "$WORK/od1" && HOME=$WORK/od1 timeout -s INT "${FIND_SECONDS:-6}" bash "$LABSH" exec h1 "$OPENDROP" find -i awdl0 2>&1) | while read -r line; do
-    case "$line" in *"name h2"*) echo $(( ($(now) - start) / 1000000 )) >> "$WORK/find-ms" ;; esac
-  done || true  # timeout's SIGINT is how find ends
+  start=$(now) listed=no
+  (cd "$WORK/od1" && HOME=$WORK/od1 exec timeout -s INT "${FIND_SECONDS:-30}" bash "$LABSH" exec h1 "$OPENDROP" find -i awdl0) > "$WORK/find.out" 2>&1 &
+  finder=$!
+  while kill -0 "$finder" 2>/dev/null; do
+    if [ $listed = no ] && grep -q 'name h2' "$WORK/find.out"; then
+      echo $(( ($(now) - start) / 1000000 )) >> "$WORK/find-ms"
+      listed=yes
+    fi
+    if [ $listed = yes ] && grep -q 'name Peer Mac' "$WORK/find.out"; then
+      kill -INT "$finder"  # timeout passes it on to find
+      break
+    fi
+    sleep 0.01
+  done
+  wait "$finder" || true
 done
 
 # OpenDrop to us: ROUNDS distinct files, each judged by what arrived.
