@@ -127,6 +127,26 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: b.root.path + "/Nearby/Spool"))?.isEmpty ?? true)
     }
 
+    /// Upload bodies are taken on the event loop (HeldBodyHandler); the requests around them on
+    /// the same connection, sent at once, are still read and answered in order.
+    @Test func uploadsAndTheRequestsAfterThemShareOneConnection() async throws {
+        let b = try Device()
+        let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }, small = Array("in 4 KiB pieces\n".utf8) + [UInt8](repeating: 66, count: 20_000)
+        try await Self.withLocalSend(b) { port, events in
+            let (session, tokens) = try Self.accepted(try await RawHTTP.send(Self.prepare([("big", "big.txt", big.count, "text/plain", Self.sha256(big)),
+                                                                                     ("small", "small.txt", small.count, "text/plain", Self.sha256(small))]), port: port))
+            let pieces = stride(from: 0, to: small.count, by: 4096).map { Array(small[$0..<min($0 + 4096, small.count)]) }
+            let requests = RawHTTP.request("POST", Self.upload(session, "big", tokens["big"] ?? ""), body: big, close: false)
+                + RawHTTP.chunked("POST", Self.upload(session, "small", tokens["small"] ?? ""), pieces: pieces, close: false)
+                + RawHTTP.request("GET", "/api/localsend/v2/info")
+            let reply = try await RawHTTP.send(requests, port: port)
+            #expect(reply.body.components(separatedBy: "HTTP/1.1 200 OK").count == 3 && reply.body.contains("\"alias\":\"Bea's desktop\""), "\(reply.body)")
+            #expect(events.all.filter { if case .delivered = $0 { true } else { false } }.count == 2)
+        }
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/big.txt") == Data(big))
+        #expect(FileManager.default.contents(atPath: b.inbox("com.example.notes") + "/small.txt") == Data(small))
+    }
+
     @Test func chunkedBodiesAreTakenAndAWrongSHA256IsDiscarded() async throws {
         let b = try Device()
         let text = Array("chunk one, chunk two\n".utf8)

@@ -58,16 +58,17 @@ enum RawHTTP {
         return Reply(status: status, body: body)
     }
 
-    /// A request with a `Content-Length` (`declared`, by default the body's length).
-    static func request(_ method: String, _ target: String, body: [UInt8] = [], declared: Int? = nil, headers: [String] = []) -> [UInt8] {
-        let head = (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Content-Length: \(declared ?? body.count)"] + headers)
+    /// A request with a `Content-Length` (`declared`, by default the body's length); `close`
+    /// asks the server to close the connection after its reply.
+    static func request(_ method: String, _ target: String, body: [UInt8] = [], declared: Int? = nil, headers: [String] = [], close: Bool = true) -> [UInt8] {
+        let head = (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: \(close ? "close" : "keep-alive")", "Content-Length: \(declared ?? body.count)"] + headers)
             .joined(separator: "\r\n") + "\r\n\r\n"
         return Array(head.utf8) + body
     }
 
     /// A request whose body is sent chunked, in `pieces`.
-    static func chunked(_ method: String, _ target: String, pieces: [[UInt8]]) -> [UInt8] {
-        var bytes = Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+    static func chunked(_ method: String, _ target: String, pieces: [[UInt8]], close: Bool = true) -> [UInt8] {
+        var bytes = Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: \(close ? "close" : "keep-alive")\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         for piece in pieces where !piece.isEmpty { bytes += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8) }
         return bytes + Array("0\r\n\r\n".utf8)
     }

@@ -63,7 +63,7 @@ final class AirDropReceiver: Sendable {
         defer { responder?.stop() }
         events(.listeningAirDrop(port: port, interface: settings.interface))
         try await connections.run(server) { connection in
-            await HTTPServer.serve(connection, failed: { self.events(.failed("AirDrop from \($0)")) }) { head, parts, address in
+            await HTTPServer.serve(connection, failed: { self.events(.failed("AirDrop from \($0)")) }) { head, parts, address, _ in
                 try await self.respond(to: head, parts: &parts, from: address)
             }
         }

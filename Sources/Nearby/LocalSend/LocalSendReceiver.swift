@@ -43,7 +43,7 @@ final class LocalSendReceiver: Sendable {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
         (server, connections) = try await HTTPServer.bind(host: configuration.host, port: settings.port, tls: context,
                                                           idle: configuration.idleTimeout, what: "LocalSend port",
-                                                          grace: settings.receivesFiles ? 0 : 2)
+                                                          grace: settings.receivesFiles ? 0 : 2, holds: Self.isUpload)
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
         self.settings = settings
@@ -82,14 +82,14 @@ final class LocalSendReceiver: Sendable {
     typealias Reply = HTTPServer.Reply
 
     func serve(_ connection: HTTPServer.Connection) async {
-        await HTTPServer.serve(connection, failed: { self.events(.failed("LocalSend from \($0)")) }) { head, parts, address in
-            try await self.respond(to: head, parts: &parts, from: address)
+        await HTTPServer.serve(connection, failed: { self.events(.failed("LocalSend from \($0)")) }) { head, parts, address, channel in
+            try await self.respond(to: head, parts: &parts, from: address, channel: channel)
         }
     }
 
     /// The reply to one request; its body is read here (to its end, unless the reply closes).
     func respond(to head: HTTPRequestHead, parts: inout HTTPServer.Parts,
-                 from address: String) async throws -> Reply {
+                 from address: String, channel: any Channel) async throws -> Reply {
         guard let target = LocalSendQuery(head.uri) else {
             return .error(.badRequest, "the request target is not valid", close: true)
         }
@@ -122,7 +122,7 @@ final class LocalSendReceiver: Sendable {
             guard let sessionId = target["sessionId"], let fileId = target["fileId"], let token = target["token"] else {
                 return .error(.badRequest, "missing parameters", close: true)
             }
-            return try await upload(sessionId: sessionId, fileId: fileId, token: token, from: address, parts: &parts)
+            return try await upload(sessionId: sessionId, fileId: fileId, token: token, from: address, channel: channel)
         case (.POST, "/api/localsend/v2/cancel"):
             guard try await HTTPServer.body(&parts, limit: 1 << 16) != nil else { return .error(.payloadTooLarge, "the body is too large", close: true) }
             _ = sessions.cancel(sessionId: target["sessionId"], address: address)
@@ -173,9 +173,9 @@ final class LocalSendReceiver: Sendable {
         return .json(LocalSendJSON.encode(LocalSendPrepared(sessionId: id, files: files.mapValues(\.token))))
     }
 
-    /// Receives one file's body into the spool, checks it, delivers it.
-    func upload(sessionId: String, fileId: String, token: String, from address: String,
-                parts: inout HTTPServer.Parts) async throws -> Reply {
+    /// Receives one file's body into the spool (taken on the connection's event loop), checks it,
+    /// delivers it.
+    func upload(sessionId: String, fileId: String, token: String, from address: String, channel: any Channel) async throws -> Reply {
         let ticket: LocalSendSessions.Ticket
         switch sessions.begin(sessionId: sessionId, fileId: fileId, token: token, address: address, now: Clock.monotonic()) {
         case .success(let t): ticket = t
@@ -184,57 +184,38 @@ final class LocalSendReceiver: Sendable {
         var delivered = false
         defer { sessions.finish(ticket, delivered: delivered, now: Clock.monotonic()) }
         let file = ticket.file
-        var writer = try ItemWriter(spool: ticket.spool, index: file.index, size: file.size, from: 0)
-        // LocalSend's senders write small pieces (4 KiB from the PyPI package, each a body part
-        // here): gathered into one write per 256 KiB, as the nearby protocol's frames come.
-        var pending = ByteBufferAllocator().buffer(capacity: Self.gather)
-        func flush() throws(NearbyError) {
-            defer { pending.clear() }
-            try pending.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
-        }
-        while let part = try await parts.next() {
-            switch part {
-            case .head: throw NearbyError.protocolViolation("a request inside an upload")
-            case .body(var buffer):
-                guard sessions.touch(ticket, now: Clock.monotonic()) else { return .error(.conflict, "the session was cancelled", close: true) }
-                guard Clock.monotonic() < ticket.deadline else {
-                    return .error(.requestTimeout, "the session ran past its time (slower than the receiver's minimum rate)", close: true)
-                }
-                do {
-                    // Past the declared size: refused at once, not after the gathering.
-                    guard Int64(pending.readableBytes + buffer.readableBytes) <= file.size - writer.position else {
-                        try flush()
-                        try buffer.withUnsafeReadableBytes { bytes throws(NearbyError) in try writer.append(bytes) }
-                        throw NearbyError.protocolViolation("item \(file.index) is longer than the \(file.size) bytes declared")
-                    }
-                    pending.writeBuffer(&buffer)
-                    if pending.readableBytes >= Self.gather { try flush() }
-                } catch {
-                    events(.failed("LocalSend from \(address): \(file.name): \(error)"))
-                    return .error(.badRequest, "\(error)", close: true)
-                }
-            case .end:
-                let complete: String
-                do {
-                    try flush()
-                    complete = try writer.complete(name: file.name, expected: file.sha256)
-                } catch {
-                    events(.failed("LocalSend from \(address): \(file.name): \(error)"))
-                    return .error(.badRequest, "\(error)")
-                }
-                let path = try ticket.spool.deliver(file.index, file: complete, type: file.type, to: file.destination, root: configuration.root,
-                                                    senderApp: LocalSendSettings.senderApp, annotation: ticket.annotation,
-                                                    launch: configuration.launchApps)
-                delivered = true
-                events(.delivered(name: file.name, destination: file.destination.label, path: path, bytes: file.size, resumedFrom: 0))
-                return Reply(status: .ok)
+        let upload = LocalSendUpload(sessions: sessions, ticket: ticket,
+                                     writer: try ItemWriter(spool: ticket.spool, index: file.index, size: file.size, from: 0))
+        do {
+            try await HTTPServer.takeBody(of: channel) { try upload.take(&$0) }
+        } catch {
+            if let refusal = upload.refusal {
+                if refusal.status == .badRequest { events(.failed("LocalSend from \(address): \(file.name): \(error)")) }
+                return refusal
             }
+            guard case NearbyError.connection = error else { throw error }
+            throw NearbyError.connection("the sender stopped after \(upload.writer.position) of \(file.size) bytes of \(file.name)")
         }
-        throw NearbyError.connection("the sender stopped after \(writer.position) of \(file.size) bytes of \(file.name)")
+        let complete: String
+        do {
+            try upload.flush()
+            complete = try upload.writer.complete(name: file.name, expected: file.sha256)
+        } catch {
+            events(.failed("LocalSend from \(address): \(file.name): \(error)"))
+            return .error(.badRequest, "\(error)")
+        }
+        let path = try ticket.spool.deliver(file.index, file: complete, type: file.type, to: file.destination, root: configuration.root,
+                                            senderApp: LocalSendSettings.senderApp, annotation: ticket.annotation,
+                                            launch: configuration.launchApps)
+        delivered = true
+        events(.delivered(name: file.name, destination: file.destination.label, path: path, bytes: file.size, resumedFrom: 0))
+        return Reply(status: .ok)
     }
 
-    /// Bytes gathered before they are written.
-    static let gather = 256 << 10
+    /// The requests whose bodies are taken on the event loop (``LocalSendUpload``).
+    static let isUpload: @Sendable (HTTPRequestHead) -> Bool = { head in
+        head.method == .POST && head.uri.hasPrefix("/api/localsend/v2/upload")
+    }
 
     /// The fingerprint a sender claims, as one (LocalSend's HTTPS fingerprint is a SHA-256 in
     /// hex); any other string stands for the SHA-256 of itself.

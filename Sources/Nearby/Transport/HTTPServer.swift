@@ -29,8 +29,10 @@ enum HTTPServer {
     }
 
     /// Binds `host`:`port` (`what` names it in an error).
-    /// `grace`: ``AcceptLoop/grace``.
-    static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0) async throws -> (Listener, AcceptLoop<Connection>) {
+    /// `grace`: ``AcceptLoop/grace``. `holds`: the requests whose bodies wait for
+    /// ``takeBody(of:into:)`` (``HeldBodyHandler``).
+    static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0,
+                     holds: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in false }) async throws -> (Listener, AcceptLoop<Connection>) {
         let connections = AcceptLoop<Connection>(channel: { $0.channel }, grace: grace) { try? await $0.executeThenClose { _, _ in } }
         do {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -43,6 +45,7 @@ enum HTTPServer {
                         if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                        try sync.addHandler(HeldBodyHandler(holds: holds))
                         return connections.adopt(try Connection(wrappingChannelSynchronously: channel))
                     }
                 }
@@ -53,16 +56,17 @@ enum HTTPServer {
     }
 
     /// Answers the connection's requests one after another with `respond` (which reads each
-    /// request's body); `failed` hears what went wrong, with the peer's address first.
+    /// request's body, or takes it with ``takeBody(of:into:)`` from the channel it is given);
+    /// `failed` hears what went wrong, with the peer's address first.
     static func serve(_ connection: Connection, failed: @escaping @Sendable (String) -> Void,
-                      respond: @escaping (HTTPRequestHead, inout Parts, String) async throws -> Reply) async {
+                      respond: @escaping (HTTPRequestHead, inout Parts, String, any Channel) async throws -> Reply) async {
         let address = connection.channel.remoteAddress?.ipAddress ?? ""
         try? await connection.executeThenClose { inbound, outbound in
             var parts = inbound.makeAsyncIterator()
             while let part = try await parts.next() {
                 guard case .head(let head) = part else { continue }
                 let reply: Reply
-                do { reply = try await respond(head, &parts, address) } catch {
+                do { reply = try await respond(head, &parts, address, connection.channel) } catch {
                     failed("\(address): \(error)")
                     reply = .error(.badRequest, "\(error)", close: true)
                 }
