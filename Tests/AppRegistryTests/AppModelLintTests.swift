@@ -92,6 +92,36 @@ import UniformTypes
         #expect(quiet.isEmpty, "\(quiet)")
     }
 
+    @Test func activityTypesAcrossApps() throws {
+        let firefox = AppBundle(plist: try plist("""
+            <plist><dict><key>CFBundleIdentifier</key><string>org.mozilla.ios.Firefox</string>
+            <key>NSUserActivityTypes</key><array><string>org.mozilla.ios.firefox.browsing</string><string>QuickActionIntent</string></array>
+            </dict></plist>
+            """))
+        let findings = try lint("""
+            <plist><dict><key>CFBundleIdentifier</key><string>com.brave.ios.browser</string>
+            <key>NSUserActivityTypes</key><array>
+              <string>com.brave.ios.browsing</string><string>org.mozilla.ios.firefox.browsing</string><string>QuickActionIntent</string>
+              <string>browsing</string><string>com.brave.ios.browsing</string><string></string><integer>3</integer>
+            </array></dict></plist>
+            """, others: [firefox])
+        let activity = findings.filter { $0.rule == .activityType }
+        #expect(activity.contains { $0.severity == .warning && $0.message.contains("in the domain org.mozilla, not this app's (com.brave)") })
+        #expect(activity.contains { $0.message.contains("\"browsing\" is not a reverse-DNS name") })
+        #expect(activity.contains { $0.message.contains("com.brave.ios.browsing is declared again") })
+        #expect(activity.contains { $0.severity == .error && $0.message.contains("empty activity type") })
+        #expect(activity.count == 4, "\(activity)")
+        #expect(findings.contains { $0.rule == .valueType && $0.severity == .error && $0.message.contains("an activity type must be a string") })
+        // Firefox's type is contested; an intent's class name is shared by design, so it is not.
+        let contested = findings.filter { $0.rule == .contestedActivityType }
+        #expect(contested.count == 1 && contested.first?.message.contains("org.mozilla.ios.firefox.browsing is also declared by org.mozilla.ios.Firefox") == true)
+        // The value must be an array; the model reads only its strings.
+        let lone = try lint("<plist><dict><key>NSUserActivityTypes</key><string>com.example.one</string></dict></plist>")
+        #expect(lone.contains { $0.rule == .valueType && $0.message.contains("must be an array of strings") })
+        #expect(ActivityType.kind(of: "INSendMessageIntent") == .intent && ActivityType.kind(of: "org.kiwix.kiwix.article-view") == .reverseDNS)
+        #expect(ActivityType.kind(of: "com..x") == .other && ActivityType.kind(of: "1com.example.x") == .other)
+    }
+
     @Test func lintCommandSummaryAndIgnore() throws {
         let dir = try TestSupport.temporaryDirectory()
         let file = dir.appendingPathComponent("Info.plist")

@@ -120,6 +120,14 @@ import Testing
         // MacVim's own public.plain-text (which conforms to itself) loses to the catalog's.
         #expect(registry.diagnostics.contains(.overridden(identifier: "public.plain-text", loser: "macvim-dev__macvim__src__MacVim__Info.plist",
                                                            loserKind: .exported, winner: "public.plist", winnerKind: .system)))
+        // NSUserActivityTypes as recorded: Brave kept Firefox's browsing activity, so both can
+        // continue it; Kiwix alone its article; Firefox's intents are looked up the same way.
+        let browsing = AppBundle.continuing("org.mozilla.ios.firefox.browsing", in: registry).map(\.infoPlistPath)
+        #expect(browsing.count == 2 && browsing.contains { $0.contains("brave") } && browsing.contains { $0.contains("firefox") }, "\(browsing)")
+        #expect(AppBundle.continuing("org.kiwix.kiwix.article-view", in: registry).map(\.infoPlistPath).allSatisfy { $0.contains("kiwix") })
+        #expect(AppBundle.continuing("org.kiwix.kiwix.article-view", in: registry).count == 1)
+        #expect(AppBundle.continuing("QuickActionIntent", in: registry).count == 1)
+        #expect(AppBundle.continuing("org.mozilla.ios.Firefox.browsing", in: registry).isEmpty)  // compared exactly
         // Every query on every type terminates.
         for a in registry.allNumbers {
             let t = UTType(registry.identifier(of: a), in: registry)!

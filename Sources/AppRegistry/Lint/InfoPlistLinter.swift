@@ -6,7 +6,8 @@ import UniformTypes
 /// means, and the linter reports where that differs from what the author meant: invalid or
 /// reserved identifiers, redefined system types, broken conformance, tags that never match,
 /// document types that name nothing or never open, roles and ranks LaunchServices does not know,
-/// URL schemes that are invalid or contested, misspelt keys, wrong value types and unresolved
+/// URL schemes that are invalid or contested, activity types that are empty, foreign or contested,
+/// misspelt keys, wrong value types and unresolved
 /// build variables.
 ///
 /// ```swift
@@ -67,6 +68,7 @@ public struct InfoPlistLinter: Sendable {
         declarationChecks.check(value, into: &out)
         DocumentTypeChecks(declarations: declarationChecks).check(value, claims: app.claims, into: &out)
         URLTypeChecks(otherApps: otherApps).check(value, app: app, into: &out)
+        ActivityTypeChecks(otherApps: otherApps).check(value, app: app, into: &out)
         return out.sorted
     }
 }

@@ -41,6 +41,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case contestedScheme = "contested-scheme"
     case schemeIsBundleIdentifier = "scheme-is-bundle-identifier"
     case queriedSchemes = "queried-schemes"
+    // Activity types (Handoff)
+    case activityType = "activity-type"
+    case contestedActivityType = "contested-activity-type"
     // Entitlements
     case applicationGroups = "application-groups"
     case teamIdentifier = "team-identifier"

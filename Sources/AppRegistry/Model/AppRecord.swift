@@ -77,6 +77,12 @@ extension AppBundle {
         decode(registry.apps(handlingScheme: scheme), in: registry)
     }
 
+    /// The registered apps that declare `activityType` in `NSUserActivityTypes` (compared exactly,
+    /// as Apple does), in registration-name order: the apps that can continue such an activity.
+    public static func continuing(_ activityType: String, in registry: TypeRegistry) -> [AppBundle] {
+        (all(in: registry) ?? []).filter { $0.activityTypes.contains(activityType) }
+    }
+
     /// Whether an app with this bundle identifier is registered.
     public static func isRegistered(_ bundleIdentifier: String, in registry: TypeRegistry) -> Bool {
         (0..<registry.appRecordCount).contains { registry.appIdentifier($0) == bundleIdentifier }

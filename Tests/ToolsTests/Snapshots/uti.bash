@@ -12,7 +12,7 @@ _uti() {
         --by) COMPREPLY=($(compgen -W "name content both" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "dot svg" -- "$cur")); return ;;
         --define|-D) return ;;
-        --ignore) COMPREPLY=($(compgen -W "unreadable malformed not-a-dictionary duplicate-key unknown-key value-type tolerated-boolean unresolved-variable bundle-identifier bundle-signature invalid-identifier dynamic-identifier apple-domain reserved-public-domain redeclared-system-type foreign-domain declared-twice conforms-to-itself unknown-parent conformance-cycle never-binds tag shared-tag role rank missing-rank ignored-legacy-keys undeclared-content-type legacy-tag url-scheme contested-scheme scheme-is-bundle-identifier queried-schemes application-groups team-identifier" -- "$cur")); return ;;
+        --ignore) COMPREPLY=($(compgen -W "unreadable malformed not-a-dictionary duplicate-key unknown-key value-type tolerated-boolean unresolved-variable bundle-identifier bundle-signature invalid-identifier dynamic-identifier apple-domain reserved-public-domain redeclared-system-type foreign-domain declared-twice conforms-to-itself unknown-parent conformance-cycle never-binds tag shared-tag role rank missing-rank ignored-legacy-keys undeclared-content-type legacy-tag url-scheme contested-scheme scheme-is-bundle-identifier queried-schemes activity-type contested-activity-type application-groups team-identifier" -- "$cur")); return ;;
     esac
     verb=""
     for ((i = 1; i < COMP_CWORD; i++)); do
