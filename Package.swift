@@ -125,11 +125,16 @@ let libraryTargets: [Target] = [
         // the Darwin CFNotificationCenter, NSUserActivity. Nothing of the engine is re-exported.
         .target(
             name: "InterchangeKit",
-            dependencies: ["AppInterchange", "AppRegistry", "AppGroups", "FileCoordination", "Notifications", "Pasteboards",
+            dependencies: ["AppInterchange", "AppRegistry", "AppGroups", "FileCoordination", "Handoff", "Notifications", "Pasteboards",
                            "PropertyLists", "URLSchemes"]
         ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
         // reach it (URLs and documents) and what it can send.
+        // Handoff: the activities apps offer (docs/handoff.md).
+        .target(
+            name: "Handoff",
+            dependencies: ["PropertyLists", "SystemCalls"]
+        ),
         .target(
             name: "AppInterchange",
             dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls",
@@ -411,6 +416,12 @@ let supportTargets: [Target] = [
             dependencies: ["InterchangeKit"],
             path: "Tests/SeedAppB"
         ),
+        // An app that makes an activity current and waits (InterchangeKitTests' Handoff tests kill it).
+        .executableTarget(
+            name: "handoff-probe",
+            dependencies: ["InterchangeKit"],
+            path: "Tests/HandoffProbe"
+        ),
         // Publishes, browses or starts and stops Multicast DNS in a lab host, for MulticastDNSTests.
         .executableTarget(
             name: "mdns-probe",
@@ -514,7 +525,7 @@ let testTargets: [Target] = [
         // Apple-platform code (the seed articles' apps), unchanged but for `import InterchangeKit`.
         .testTarget(
             name: "InterchangeKitTests",
-            dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "PropertyLists", "TestHelpers",
+            dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "Handoff", "PropertyLists", "TestHelpers",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // SPAKE2 against RFC 9382's own test vectors (Fixtures/rfc9382-vectors.txt).
@@ -574,6 +585,7 @@ let package = Package(
         .library(name: "Pasteboards", targets: ["Pasteboards"]),
         .library(name: "OpenRequests", targets: ["OpenRequests"]),
         .library(name: "InterchangeKit", targets: ["InterchangeKit"]),
+        .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "Nearby", targets: ["Nearby", "NearbyDevices"]),
         // Multicast DNS and DNS-SD on its own, for a browser or responder that is not Nearby (and
         // for the fuzz package's FuzzDNSMessage).

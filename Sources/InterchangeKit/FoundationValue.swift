@@ -38,4 +38,62 @@ enum FoundationValue {
         default: nil
         }
     }
+
+    /// A Foundation object as a property list, every part of it: the key path (from `path`) of the
+    /// first value a property list cannot hold is the failure. A `URL` becomes its string, as
+    /// Handoff's `userInfo` carries web and file URLs.
+    static func exactPropertyList(_ object: Any, path: String) -> Result<PropertyList, FoundationValueError> {
+        switch object {
+        case let text as String: return .success(.string(text))
+        case let flag as Bool: return .success(.bool(flag))
+        case let number as Int: return .success(.integer(Int64(number)))
+        case let number as Int64: return .success(.integer(number))
+        case let number as Int32: return .success(.integer(Int64(number)))
+        case let number as UInt: return .success(number <= UInt(Int64.max) ? .integer(Int64(number)) : .unsignedInteger(UInt64(number)))
+        case let number as Double: return .success(.real(number))
+        case let number as Float: return .success(.real(Double(number)))
+        case let date as Date: return .success(.date(PropertyListDate(secondsSince1970: date.timeIntervalSince1970)))
+        case let data as Data: return .success(.data(Array(data)))
+        case let url as URL: return .success(.string(url.absoluteString))
+        case let items as [Any]:
+            var out: [PropertyList] = []
+            for (i, item) in items.enumerated() {
+                switch exactPropertyList(item, path: "\(path)[\(i)]") {
+                case .success(let value): out.append(value)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(.array(out))
+        case let entries as [String: Any]:
+            return dictionary(entries.map { (AnyHashable($0.key), $0.value) }, path: path)
+        case let entries as [AnyHashable: Any]:
+            return dictionary(Array(entries), path: path)
+        default:
+            return .failure(FoundationValueError(path: path, typeName: String(describing: type(of: object))))
+        }
+    }
+
+    private static func dictionary(_ entries: [(AnyHashable, Any)], path: String) -> Result<PropertyList, FoundationValueError> {
+        var out: [(String, PropertyList)] = []
+        for (key, value) in entries {
+            guard let name = key.base as? String else {
+                return .failure(FoundationValueError(path: "\(path)[\(key)]", typeName: "a key of type \(type(of: key.base))"))
+            }
+            switch exactPropertyList(value, path: "\(path).\(name)") {
+            case .success(let converted): out.append((name, converted))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(.dictionary(.init(uniqueKeysWithValues: out.sorted { $0.0 < $1.0 })))
+    }
+}
+
+/// A value a property list cannot hold, and where it is.
+struct FoundationValueError: Error, CustomStringConvertible {
+    /// The key path (`userInfo.contacts[2]`).
+    var path: String
+    /// What was found there.
+    var typeName: String
+
+    var description: String { "\(path) is \(typeName), which a property list cannot hold" }
 }

@@ -1,8 +1,15 @@
+import AppInterchange
 import Foundation
+import Handoff
+import PropertyLists
+import Synchronization
 
-/// Foundation's user activity, for Handoff: declared here with Apple's shape so that Apple code
-/// compiles; the Handoff channel (a later issue) makes `becomeCurrent()` advertise it to nearby
-/// devices and continuation streams connect. Until then it keeps its state in this process only.
+/// Foundation's user activity, for Handoff. `becomeCurrent()` offers it on the app's device root
+/// (``CurrentActivities``: one offer per app process, the newest current one the device's), with
+/// its `userInfo` checked to be a property list and bounded (``UserInfoSize``); `resignCurrent()`,
+/// `invalidate()` and the process's end withdraw it. Advertising offers to paired devices and
+/// continuation streams are not built yet (docs/handoff.md): `getContinuationStreams` answers
+/// with an error.
 open class NSUserActivity: @unchecked Sendable {
     /// The activity's type (a reverse-DNS name the app declares in `NSUserActivityTypes`).
     public let activityType: String
@@ -16,15 +23,31 @@ open class NSUserActivity: @unchecked Sendable {
     open var isEligibleForHandoff = true
     /// Whether the continuing device may open streams back to this one.
     open var supportsContinuationStreams = false
-    /// Whether ``userInfo`` should be refreshed through the delegate before it is sent.
-    open var needsSave = false
+    /// Whether ``userInfo`` should be refreshed through the delegate before it is sent; set while
+    /// the activity is current, the offer is brought up to date at once.
+    open var needsSave = false {
+        didSet { if needsSave, isCurrent { offer() } }
+    }
     /// Told when the activity is continued or needs saving.
     open weak var delegate: (any NSUserActivityDelegate)?
-    /// Whether it is the current activity.
-    public private(set) var isCurrent = false
+    /// Whether it is the current activity (offered).
+    public var isCurrent: Bool { Self.current.withLock { $0?.activity === self } }
+    /// Why the last `becomeCurrent()` offered nothing (not Apple's): `userInfo` not a property
+    /// list or over ``UserInfoSize/limit``, no app identity, the device root not writable.
+    public private(set) var lastError: (any Error)?
+    private var invalidated = false
+
+    /// This process's current activity and its offer (one per app, as on iOS).
+    private static let current = Mutex<(activity: NSUserActivity, publication: Publication)?>(nil)
 
     /// An activity of `activityType`.
     public init(activityType: String) { self.activityType = activityType }
+
+    /// An activity of the first type the app declares in `NSUserActivityTypes` (deprecated by
+    /// Apple, kept for old code); an empty type when it declares none.
+    public convenience init() {
+        self.init(activityType: (try? CurrentApp.app.get())?.bundle.activityTypes.first ?? "")
+    }
 
     /// Adds entries to ``userInfo``.
     open func addUserInfoEntries(from otherDictionary: [AnyHashable: Any]) {
@@ -33,17 +56,72 @@ open class NSUserActivity: @unchecked Sendable {
         userInfo = info
     }
 
-    /// Makes it the current activity.
-    open func becomeCurrent() { isCurrent = true }
-    /// Stops it being the current activity.
-    open func resignCurrent() { isCurrent = false }
-    /// Ends it.
-    open func invalidate() { isCurrent = false }
+    /// Makes it the current activity, in place of this app's previous one, and offers it.
+    open func becomeCurrent() {
+        guard !invalidated else { return }
+        offer()
+    }
+
+    /// Stops it being the current activity and withdraws its offer.
+    open func resignCurrent() {
+        Self.current.withLock { current in
+            guard current?.activity === self else { return }
+            current?.publication.withdraw()
+            current = nil
+        }
+    }
+
+    /// Ends it: withdrawn, and never current again.
+    open func invalidate() {
+        resignCurrent()
+        invalidated = true
+    }
 
     /// The streams to the device the activity came from; until the Handoff channel connects
     /// them, the handler is called with an error.
     open func getContinuationStreams(completionHandler: @escaping (InputStream?, OutputStream?, (any Error)?) -> Void) {
         completionHandler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: "continuation streams are not connected on this device yet"]))
+    }
+
+    private func offer() {
+        if needsSave {
+            delegate?.userActivityWillSave(self)
+            needsSave = false
+        }
+        do {
+            let app = try CurrentApp.app.get()
+            let info: PropertyList
+            switch FoundationValue.exactPropertyList(userInfo ?? [:], path: "userInfo") {
+            case .success(let value): info = value
+            case .failure(let error): throw HandoffError.notAPropertyList(error.description)
+            }
+            let size = UserInfoSize.size(of: info)
+            switch UserInfoSize.verdict(size) {
+            case .refused: throw HandoffError.tooLarge(size)
+            case .large: Self.warn("the userInfo of \(activityType) is \(size) bytes; Apple advises at most \(UserInfoSize.advised) (send more over continuation streams)")
+            case .fine: break
+            }
+            if !app.bundle.activityTypes.contains(activityType) {
+                Self.warn("\(activityType) is not in \(app.bundleIdentifier)'s NSUserActivityTypes: no device can continue it")
+            }
+            let offer = ActivityOffer(activityType: activityType, bundleIdentifier: app.bundleIdentifier, title: title, userInfo: info,
+                                      webpageURL: webpageURL?.absoluteString, supportsContinuationStreams: supportsContinuationStreams,
+                                      processIdentifier: ProcessInfo.processInfo.processIdentifier)
+            let board = CurrentActivities(root: app.root.path)
+            try Self.current.withLock { current throws(HandoffError) in
+                let publication = try board.publish(offer, replacing: current?.publication)
+                current = (self, publication)
+            }
+            lastError = nil
+        } catch {
+            lastError = error
+            Self.warn("\(activityType) was not made current: \(error)")
+        }
+    }
+
+    /// What Apple logs to the console, on standard error.
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("NSUserActivity: \(message)\n".utf8))
     }
 }
 

@@ -15,7 +15,8 @@ import Testing
 /// - `com.enharmonichq.sender` / `com.enharmonichq.viewer` (000): the viewer handles
 ///   `com.EnharmonicHQ.Viewer://`, which the sender may ask about.
 /// - `com.example.appA` / `com.example.appB` (003): `appA://` and `appB://`, each may ask about
-///   the other; B is a real program (Tests/SeedAppB) that its launch command starts.
+///   the other; B is a real program (Tests/SeedAppB) that its launch command starts. A declares
+///   the activity type `com.example.appA.list-contacts` (002).
 /// - The sender is in `group.com.atomicbird.demonotes` (004).
 @Suite(.interchangeDevice, .serialized) struct InterchangeKitTests {}
 
@@ -42,6 +43,8 @@ enum InterchangeDevice {
             if !app.queries.isEmpty { info["LSApplicationQueriesSchemes"] = .array(app.queries.map { .string($0) }) }
             if let launch = app.launch { info[LaunchCommand.key] = .array(launch.map { .string($0) }) }
             if app.id == "com.example.appA" {
+                // A offers its contact list for Handoff (seed 002's activity).
+                info["NSUserActivityTypes"] = .array([.string("com.example.appA.list-contacts")])
                 // A opens text documents (Open In hands them to it through the Inbox).
                 info["CFBundleDocumentTypes"] = .array([.dictionary(["CFBundleTypeName": .string("Text"), "CFBundleTypeRole": .string("Editor"),
                                                                      "LSItemContentTypes": .array([.string("public.plain-text")])])])
