@@ -201,7 +201,7 @@ let libraryTargets: [Target] = [
         // paired devices, the session over mutual TLS 1.3, the receiver and the sender.
         .target(
             name: "Nearby",
-            dependencies: ["NearbyDevices", "MulticastDNS", "AppRegistry", "Handlers", "DesktopEntries", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE", "CZlib",
+            dependencies: ["NearbyDevices", "MulticastDNS", "AppRegistry", "Handlers", "Handoff", "DesktopEntries", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls", "PAKE", "CZlib",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "OrderedCollections", package: "swift-collections"),
                            .product(name: "NIOCore", package: "swift-nio"),

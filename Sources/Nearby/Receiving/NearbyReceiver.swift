@@ -147,6 +147,10 @@ public final class NearbyReceiver: Sendable {
                 let first = try await frames.next()
                 guard let first, let peer = check.fingerprint else { return }
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
+                if first.kind == .message, case .watchActivities = try IncomingSession.message(first) {
+                    try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
+                    return
+                }
                 var replay = ReplayFirst(first: first, rest: frames)
                 let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events,
                                               claims: claims, askLimits: askLimits, channel: connection.channel)

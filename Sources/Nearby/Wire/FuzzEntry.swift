@@ -1,3 +1,4 @@
+import Handoff
 import NIOCore
 import NIOEmbedded
 
@@ -84,6 +85,10 @@ import NIOEmbedded
             ("delivered", .delivered(item: 1, destination: "com.example.notes")),
             ("refused", .refused("not paired")),
             ("asking", .asking),
+            ("watch-activities", .watchActivities),
+            ("activities", .activities([ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts",
+                                                      title: "Contacts", userInfo: .dictionary(["count": .integer(2)]), madeCurrent: 12.5,
+                                                      processIdentifier: 4242).encoded(), [1, 2, 3]])),
             ("ask-most-items", .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: nil,
                                     transfer: [UInt8](repeating: 3, count: 16),
                                     items: (0..<SessionMessage.maximumItems).map { i in

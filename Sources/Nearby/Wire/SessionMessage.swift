@@ -45,9 +45,18 @@ public enum SessionMessage: Sendable, Equatable {
     /// The receiver is still asking its user about the ask: sent every few seconds while a person
     /// decides, so that neither side's idle timeout ends a session a person is answering.
     case asking
+    /// A paired device asks for the activities this device offers for Handoff, now and as they
+    /// change, for as long as the connection stays open (instead of an ask).
+    case watchActivities
+    /// The activities offered now, newest first: each an ``Handoff/ActivityOffer`` as its binary
+    /// property list (at most ``maximumOffers``); sent when they change, and every few seconds.
+    case activities([[UInt8]])
 
     /// The largest number of items one ask may offer.
     public static let maximumItems = 1000
+    /// The most offers one ``activities(_:)`` carries (the newest): one per app, and a message
+    /// of that many offers of the largest `userInfo` still fits a frame.
+    public static let maximumOffers = 8
 
     /// The message as a binary property list.
     public func encoded() -> [UInt8] {
@@ -86,6 +95,11 @@ public enum SessionMessage: Sendable, Equatable {
             d["Reason"] = .string(reason)
         case .asking:
             d["Type"] = .string("Asking")
+        case .watchActivities:
+            d["Type"] = .string("WatchActivities")
+        case .activities(let offers):
+            d["Type"] = .string("Activities")
+            d["Offers"] = .array(offers.map { .data($0) })
         }
         return BinaryPropertyListWriter().write(.dictionary(d))
     }
@@ -145,6 +159,15 @@ public enum SessionMessage: Sendable, Equatable {
             return .refused(try fields.string("Reason"))
         case "Asking":
             return .asking
+        case "WatchActivities":
+            return .watchActivities
+        case "Activities":
+            guard case .array(let list)? = d["Offers"] else { throw .protocolViolation("Activities without Offers") }
+            guard list.count <= maximumOffers else { throw .protocolViolation("Activities with \(list.count) offers (at most \(maximumOffers))") }
+            return .activities(try list.enumerated().map { (index, entry) throws(NearbyError) -> [UInt8] in
+                guard case .data(let bytes) = entry else { throw .protocolViolation("Offers[\(index)] is not data") }
+                return bytes
+            })
         case let other:
             throw .protocolViolation("unknown message type '\(other)'")
         }
