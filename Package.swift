@@ -290,7 +290,7 @@ let toolTargets: [Target] = [
         // long-running (a receiver) or network-bound, so start-up is not what it is measured by.
         .executableTarget(
             name: "nearby",
-            dependencies: ["Nearby", "AppRegistry", "Handlers", "UniformTypes", "ToolSupport", "SystemCalls", "PropertyLists"]
+            dependencies: ["Nearby", "Handoff", "AppRegistry", "Handlers", "UniformTypes", "ToolSupport", "SystemCalls", "PropertyLists"]
         ),
         .executableTarget(
             name: "plutil",

@@ -30,6 +30,7 @@ enum NearbyOption: String, OptionName {
     case newCertificate = "--new-certificate"
     case airDrop = "--airdrop"
     case airDropPort = "--airdrop-port"
+    case watch = "--watch"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.
@@ -41,6 +42,7 @@ enum NearbyVerb: String, VerbName {
     case receive
     case pair
     case unpair
+    case activities
 }
 
 /// `nearby`'s command line, read through its names.

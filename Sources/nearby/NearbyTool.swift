@@ -1,6 +1,7 @@
 import Foundation
 import AppRegistry
 import Handlers
+import Handoff
 import Nearby
 import PropertyLists
 import SystemCalls
@@ -32,6 +33,7 @@ struct NearbyTool: Sendable {
         case .send: return try send()
         case .receive: return try receive()
         case .pair: return try pair()
+        case .activities: return try activities()
         }
     }
 
@@ -78,6 +80,69 @@ struct NearbyTool: Sendable {
         return 0
     }
 
+    /// `activities [DEVICE] [--watch]`: the activities each paired device in reach (or DEVICE)
+    /// offers, newest first; with `--watch`, again at each change until the connections end.
+    /// Exit status 0 when every device answered, 1 when no paired device is in reach, 2 on errors.
+    func activities() throws -> Int32 {
+        var targets: [(name: String, target: SendTarget)] = []
+        do {
+            if let device = command.operands.first {
+                targets = [(device, try resolveTarget(device))]
+            } else {
+                let paired = try PairedDevices.load(from: folder)
+                let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
+                targets = found.compactMap { seen in seen.paired.map { ($0.name, SendTarget(host: seen.host, port: seen.port, expected: $0.fingerprint)) } }
+            }
+        } catch {
+            Self.report(error, json: json)
+            return 2
+        }
+        guard !targets.isEmpty else {
+            Self.report(NearbyError.connection("no paired device is in reach (nearby list)"), json: json)
+            return 1
+        }
+        let json = self.json, watch = command.flag(.watch), root = self.root, reached = targets
+        return AsyncBridge.run {
+            await withTaskGroup(of: Int32.self) { group in
+                for (name, target) in reached {
+                    group.addTask {
+                        do {
+                            try await ActivityWatcher(root: root).watch(target) { offers in
+                                Self.show(offers, of: name, json: json)
+                                return watch
+                            }
+                            return 0
+                        } catch {
+                            Self.report(error, json: json)
+                            return 2
+                        }
+                    }
+                }
+                return await group.reduce(0) { max($0, $1) }
+            }
+        }
+    }
+
+    /// Prints one device's offers: a line each (or a JSON event).
+    static func show(_ offers: [ActivityOffer], of device: String, json: Bool) {
+        if json {
+            print(json: .dictionary(["event": .string("activities"), "device": .string(device), "offers": .array(offers.map { offer in
+                var d: [String: PropertyList] = ["activityType": .string(offer.activityType), "bundleIdentifier": .string(offer.bundleIdentifier),
+                                                 "supportsContinuationStreams": .bool(offer.supportsContinuationStreams),
+                                                 "userInfo": offer.userInfo]
+                if let title = offer.title { d["title"] = .string(title) }
+                if let url = offer.webpageURL { d["webpageURL"] = .string(url) }
+                return .dictionary(.init(uniqueKeysWithValues: d.sorted { $0.key < $1.key }))
+            })]))
+            return
+        }
+        if offers.isEmpty { Output.line(TerminalText.escaped("\(device)\tno activity")) }
+        for offer in offers {
+            Output.line(TerminalText.escaped("\(device)\t\(offer.title ?? "(untitled)")\t\(offer.activityType)\t\(offer.bundleIdentifier)"
+                + (offer.webpageURL.map { "\t" + $0 } ?? "")))
+        }
+    }
+
     /// What `list` says a device in reach takes items from.
     static func accepting(_ accepts: DeviceFinder.Accepts) -> String {
         switch accepts {
@@ -92,7 +157,7 @@ struct NearbyTool: Sendable {
     func timeout() throws(UsageError) -> Double {
         guard let text = command[.timeout], let seconds = Double(text) else { return listTimeout.default }
         guard seconds <= listTimeout.maximum else {
-            throw UsageError("--timeout takes at most \(Int(listTimeout.maximum)) seconds, not '\(text)'", verb: "list")
+            throw UsageError("--timeout takes at most \(Int(listTimeout.maximum)) seconds, not '\(text)'", verb: command.verb.map { "\($0)" } ?? "list")
         }
         return seconds
     }

@@ -5,6 +5,7 @@ complete -c nearby -f -n '__fish_use_subcommand' -a status -d 'the identity, the
 complete -c nearby -f -n '__fish_use_subcommand' -a send -d 'send files to a paired device (or an address), into an app there; or to a LocalSend device'
 complete -c nearby -f -n '__fish_use_subcommand' -a receive -d 'receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
 complete -c nearby -f -n '__fish_use_subcommand' -a pair -d 'pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
+complete -c nearby -f -n '__fish_use_subcommand' -a activities -d 'the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device\'s name, or HOST:PORT)'
 complete -c nearby -f -n '__fish_use_subcommand' -a unpair -d 'forget a paired device (its certificate is refused from then on)'
 complete -c nearby -l root -r -x -a '(__fish_complete_directories)' -d 'the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)'
 complete -c nearby -l help -s h -d 'show this help (also: help [VERB])'
@@ -53,6 +54,12 @@ complete -c nearby -n '__fish_seen_subcommand_from pair' -l name -x -d 'the name
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l watch -d 'keep watching: print a device\'s offers again each time they change'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l fingerprint -x -d 'the certificate the device at HOST:PORT must present (else any paired device\'s)'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l timeout -x -d 'look for paired devices at most this long (default 1.5, at most 60)'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
+complete -c nearby -n '__fish_seen_subcommand_from activities' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n 'not __fish_use_subcommand' -F
 function ___nearby_apps

@@ -9,6 +9,7 @@ _nearby() {
         'send:send files to a paired device (or an address), into an app there; or to a LocalSend device'
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
         'pair:pair with a device\: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
+        'activities:the activities paired devices offer for Handoff\: each paired device in reach, or DEVICE (a paired device'\''s name, or HOST\:PORT)'
         'unpair:forget a paired device (its certificate is refused from then on)'
     )
     local state
@@ -40,6 +41,7 @@ _nearby() {
     '--wait[wait for a device to pair with by comparing digits (findable by this device'\''s name meanwhile)]' \
     '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
     '--code[the code the other device shows]:CODE: ' \
+    '--watch[keep watching\: print a device'\''s offers again each time they change]' \
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '1: :->verb' '*:file:_files'
