@@ -12,9 +12,12 @@
 //               answer ≤ 100 ms p90, 100 MB never slower than the peer to itself
 //   airdrop     OpenDrop 0.13 both ways: 20 of 20 each way, `opendrop find` lists us ≤ 600 ms p90,
 //               100 MB never slower than OpenDrop to itself
+//   handoff     an activity made current on A is in paired B's `nearby activities --watch` ≤ 1 s
+//               p90, withdrawn ≤ 1 s p90; an unpaired host learns nothing (needs the handoff-probe
+//               product: swift build -c release --product handoff-probe)
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
-//       [--airdrop ROUNDS]    (0 skips a section)
+//       [--airdrop ROUNDS] [--handoff ROUNDS]    (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
 import Foundation
@@ -28,6 +31,7 @@ let discoveryTrials = Bench.option("--discovery", 100)
 let interruptions = Bench.option("--resume", 0)
 let localSendRounds = Bench.option("--localsend", 20)
 let airDropRounds = Bench.option("--airdrop", 20)
+let handoffRounds = Bench.option("--handoff", 20)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let package = here.deletingLastPathComponent().deletingLastPathComponent()
 let nearby = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nearby").path
@@ -158,4 +162,27 @@ if airDropRounds > 0 {
     let toUs = Double(s("big_opendrop_to_ours_ms")) ?? .nan, itself = Double(s("big_opendrop_to_itself_ms")) ?? .nan, fromUs = Double(s("big_ours_to_opendrop_ms")) ?? .nan
     print(String(format: "100 MB: OpenDrop to us %.0f ms, to itself %.0f ms (ratio %.2f×); us to OpenDrop %.0f ms (ratio %.2f×); intact %@/%@; fence %@",
                  toUs, itself, itself / toUs, fromUs, itself / fromUs, s("big_opendrop_to_ours_intact"), s("big_ours_to_opendrop_intact"), s("fence")))
+}
+
+if handoffRounds > 0 {
+    print("Handoff: A's app makes an activity current and resigns it, paired B watches, \(handoffRounds) rounds")
+    let probe = URL(fileURLWithPath: nearby).deletingLastPathComponent().appendingPathComponent("handoff-probe").path
+    guard FileManager.default.isExecutableFile(atPath: probe) else {
+        print("no \(probe): swift build -c release --product handoff-probe"); exit(1)
+    }
+    let root = work.appendingPathComponent("handoff")
+    _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' \"'\(root.path)'/$d\" && rm -f \"'\(root.path)'/$d/registry.bin\"; done")
+    let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/handoff-lab.sh").path
+    let run = Bench.shell("LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0} bash '\(fixture)' '\(nearby)' '\(probe)' '\(lab)' '\(root.path)' \(handoffRounds)")
+    var v: [String: String] = [:]
+    for line in run.out.split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { v[parts[0]] = parts[1] }
+    }
+    if run.status != 0 { print("handoff-lab.sh failed (status \(run.status))\n\(run.out)"); exit(1) }
+    let s = { (key: String) in v[key] ?? "?" }
+    print("offered: \(s("offer_seen")) of \(handoffRounds) seen, p50 \(s("offer_p50_ms")) ms, p90 \(s("offer_p90_ms")) ms (issue: ≤ 1000 ms p90)")
+    print("withdrawn: \(s("withdraw_seen")) of \(handoffRounds) seen, p50 \(s("withdraw_p50_ms")) ms, p90 \(s("withdraw_p90_ms")) ms; after SIGKILL \(s("killed_withdrawn_ms")) ms")
+    print("unpaired host: exit \(s("unpaired_status")), refused \(s("unpaired_refused")), saw the offer \(s("unpaired_saw_offer")); "
+          + "activity bytes in the switch's capture \(s("capture_markers")) (of \(s("capture_packets")) packets); fence \(s("fence"))")
 }

@@ -22,7 +22,8 @@ public struct CurrentActivities: Sendable {
     public func publish(_ offer: ActivityOffer, replacing previous: Publication? = nil) throws(HandoffError) -> Publication {
         let name = "\(offer.bundleIdentifier).\(offer.processIdentifier).activity"
         do {
-            try FileSystem.makeDirectories(folder)
+            // Private to the user: an offer's userInfo is the app's state (the files are 0600 too).
+            try FileSystem.makeDirectories(folder, permissions: 0o700)
             let directory = try OwnedDescriptor.openFolder(folder, followLinks: true)
             let temporary = try TemporaryFile(in: directory, prefix: "." + name + ".tmp-")
             do {

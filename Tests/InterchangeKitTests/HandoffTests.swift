@@ -28,6 +28,10 @@ extension InterchangeKitTests {
             #expect(offer.processIdentifier == ProcessInfo.processInfo.processIdentifier)
             #expect(offer.userInfo == .dictionary(["contacts": .array([.dictionary(["name": .string("Ada")]), .dictionary(["name": .string("Alan")])]),
                                                    "count": .integer(2), "when": .date(PropertyListDate(secondsSince1970: 1_700_000_000))]))
+            // Private to the user: the folder 0700, the offer 0600.
+            #expect(try FileManager.default.attributesOfItem(atPath: board.folder)[.posixPermissions] as? Int == 0o700)
+            let kept = board.folder + "/com.example.appA.\(ProcessInfo.processInfo.processIdentifier).activity"
+            #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o600)
             // What is kept is what travels: the offer decodes from its own bytes unchanged.
             #expect(try ActivityOffer.decode(offer.encoded()) == offer)
 

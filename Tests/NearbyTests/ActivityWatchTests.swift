@@ -12,6 +12,9 @@ import Testing
 /// processes, and the figures: not built yet.)
 @Suite(.serialized) struct ActivityWatchTests {
     typealias Device = TransferTests.Device
+    /// Its own thread: on the shared one, a test of another suite that blocks it stalled this
+    /// test's receiver and watcher for more than 30 s in the full suite.
+    static let executor = ThreadExecutor.dedicated("activity-watch-tests")
 
     @Test func aPairedDeviceSeesOffersComeAndGoAndAnUnpairedOneNothing() async throws {
         let a = try Device(), b = try Device(), c = try Device()
@@ -21,10 +24,10 @@ import Testing
         let offer = ActivityOffer(activityType: "com.example.notes.editing", bundleIdentifier: "com.example.notes", title: "Shopping list",
                                   userInfo: .dictionary(["lines": .array([.string("milk"), .string("bread")]), "cursor": .integer(7)]),
                                   webpageURL: "https://example.com/notes/1", processIdentifier: ProcessInfo.processInfo.processIdentifier)
-        try await TransferTests.withReceiver(a, mode: .everyone) { port, _ in
+        try await TransferTests.withReceiver(a, mode: .everyone, executor: Self.executor) { port, _ in
             let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
             let seen = Mutex<[[ActivityOffer]]>([])
-            let watching = Task {
+            let watching = Task(executorPreference: Self.executor) {
                 try await ActivityWatcher(root: b.root).watch(target) { offers in
                     seen.withLock { $0.append(offers) }
                     return seen.withLock { $0.count } < 3
@@ -50,7 +53,7 @@ import Testing
             #expect(shown.withLock { $0 } == 0)
         }
         // In paired mode C does not get past the handshake.
-        try await TransferTests.withReceiver(a) { port, events in
+        try await TransferTests.withReceiver(a, executor: Self.executor) { port, events in
             await #expect(throws: NearbyError.self) {
                 try await ActivityWatcher(root: c.root).watch(SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)) { _ in false }
             }

@@ -47,8 +47,10 @@ import Testing
     }
 
     /// Runs `body` with a receiver for `device` on a free loopback port.
+    /// `executor`: where the receiver and `body` run (``ThreadExecutor/shared`` unless the test has its own).
     static func withReceiver<R>(_ device: Device, mode: ReceiveMode = .paired, autoAccept: Bool = false,
                                 prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
+                                executor: ThreadExecutor = .shared,
                                 configure: (inout ReceiverConfiguration) -> Void = { _ in },
                                 _ body: (Int, Events) async throws -> R) async throws -> R {
         var configuration = ReceiverConfiguration(root: device.root, mode: mode, downloads: device.downloads)
@@ -59,9 +61,9 @@ import Testing
         configure(&configuration)
         let events = Events()
         // Receiver and body on a thread of their own (ThreadExecutor says why).
-        return try await withTaskExecutorPreference(ThreadExecutor.shared) {
+        return try await withTaskExecutorPreference(executor) {
             let receiver = try await NearbyReceiver(configuration, prompt: prompt) { events.add($0) }
-            let task = Task(executorPreference: ThreadExecutor.shared) { try await receiver.run() }
+            let task = Task(executorPreference: executor) { try await receiver.run() }
             defer { task.cancel() }
             return try await body(receiver.port, events)
         }

@@ -8,6 +8,10 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// One for the whole test process: its thread lives as long as the process.
     public static let shared = ThreadExecutor(name: "test-executor")
 
+    /// One of its own, for a test whose tasks must not wait behind the others' on ``shared``
+    /// (a test there that blocks its thread stalls them all); its thread lives as long as the process.
+    public static func dedicated(_ name: String) -> ThreadExecutor { ThreadExecutor(name: name) }
+
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
