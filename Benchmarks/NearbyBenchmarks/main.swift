@@ -171,7 +171,7 @@ if handoffRounds > 0 {
         print("no \(probe): swift build -c release --product handoff-probe"); exit(1)
     }
     let root = work.appendingPathComponent("handoff")
-    _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' \"'\(root.path)'/$d\" && rm -f \"'\(root.path)'/$d/registry.bin\"; done")
+    _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' '\(root.path)'/$d && rm -f '\(root.path)'/$d/registry.bin; done")
     let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/handoff-lab.sh").path
     let run = Bench.shell("LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0} bash '\(fixture)' '\(nearby)' '\(probe)' '\(lab)' '\(root.path)' \(handoffRounds)")
     var v: [String: String] = [:]
