@@ -131,7 +131,11 @@ if interruptions > 0 {
     _ = Bench.shell("mkdir -p '\(root.path)' && cp -r '\(work.path)/Samples' '\(root.path)/A' && cp -r '\(work.path)/Samples' '\(root.path)/B' && "
                     + "rm -f '\(root.path)/A/registry.bin' '\(root.path)/B/registry.bin' && cp '\(package.path)/Samples/Documents/notes.txt' '\(root.path)/'")
     let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/\(script)").path
-    let run = Bench.shell("\(environment) bash '\(fixture)' '\(nearby)' '\(lab)' '\(root.path)' '\(venv)' \(arguments)")
+    return facts(Bench.shell("\(environment) bash '\(fixture)' '\(nearby)' '\(lab)' '\(root.path)' '\(venv)' \(arguments)"), of: script)
+}
+
+/// The key=value lines a lab script printed; a script that failed ends the benchmark.
+@MainActor func facts(_ run: (status: Int32, out: String), of script: String) -> [String: String] {
     var values: [String: String] = [:]
     for line in run.out.split(separator: "\n") {
         let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
@@ -173,13 +177,8 @@ if handoffRounds > 0 {
     let root = work.appendingPathComponent("handoff")
     _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' '\(root.path)'/$d && rm -f '\(root.path)'/$d/registry.bin; done")
     let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/handoff-lab.sh").path
-    let run = Bench.shell("LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0} bash '\(fixture)' '\(nearby)' '\(probe)' '\(lab)' '\(root.path)' \(handoffRounds)")
-    var v: [String: String] = [:]
-    for line in run.out.split(separator: "\n") {
-        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-        if parts.count == 2 { v[parts[0]] = parts[1] }
-    }
-    if run.status != 0 { print("handoff-lab.sh failed (status \(run.status))\n\(run.out)"); exit(1) }
+    let v = facts(Bench.shell("LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0} bash '\(fixture)' '\(nearby)' '\(probe)' '\(lab)' '\(root.path)' \(handoffRounds)"),
+                  of: "handoff-lab.sh")
     let s = { (key: String) in v[key] ?? "?" }
     print("offered: \(s("offer_seen")) of \(handoffRounds) seen, p50 \(s("offer_p50_ms")) ms, p90 \(s("offer_p90_ms")) ms (issue: ≤ 1000 ms p90)")
     print("withdrawn: \(s("withdraw_seen")) of \(handoffRounds) seen, p50 \(s("withdraw_p50_ms")) ms, p90 \(s("withdraw_p90_ms")) ms; after SIGKILL \(s("killed_withdrawn_ms")) ms")

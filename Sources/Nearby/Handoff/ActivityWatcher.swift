@@ -21,13 +21,8 @@ public struct ActivityWatcher: Sendable {
     /// the connection ends (then this throws why). The device must be paired (`target`'s
     /// expected fingerprint, else any paired device's).
     public func watch(_ target: SendTarget, offers: @escaping @Sendable ([ActivityOffer]) async -> Bool) async throws {
-        let folder = NearbyFolder(root: root)
-        let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let pins = try PairedDevices.load(from: folder)
+        let (channel, check) = try await Connection.connect(from: root, to: target, timeout: connectTimeout, idle: idleTimeout)
         let expected = target.expected
-        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? (pins.device(with: fingerprint) != nil) }
-        let channel = try await Connection.connect(host: target.host, port: target.port, identity: identity, check: check,
-                                                   timeout: connectTimeout, idle: idleTimeout)
         do {
             try await channel.executeThenClose { inbound, outbound in
                 var frames = inbound.makeAsyncIterator()

@@ -38,12 +38,8 @@ public struct NearbySender: Sendable {
     public func send(_ items: [OutgoingItem], to target: SendTarget, targetApp: String? = nil,
                      progress: @escaping @Sendable (SendProgress) -> Void = { _ in }) async throws -> SendReport {
         let folder = NearbyFolder(root: root)
-        let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let pins = try PairedDevices.load(from: folder)
         let expected = target.expected
-        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? (pins.device(with: fingerprint) != nil) }
-        let channel = try await Connection.connect(host: target.host, port: target.port, identity: identity, check: check,
-                                                   timeout: connectTimeout, idle: idleTimeout)
+        let (channel, check) = try await Connection.connect(from: root, to: target, timeout: connectTimeout, idle: idleTimeout)
         let outbox = Outbox(folder: folder)
         let key = outbox.key(target: target, items: items)
         let transfer = try outbox.transfer(for: key)

@@ -1,3 +1,4 @@
+import AppRegistry
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -37,6 +38,19 @@ enum Connection {
                     return connections.adopt((try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel), check))
                 }
             }
+    }
+
+    /// Connects from `root`'s identity to `target`, whose certificate must be the target's
+    /// expected one, else any paired device's: the one rule for the sender and the activity
+    /// watcher. Returns the channel and the check (which saw the peer's fingerprint).
+    static func connect(from root: DeviceRoot, to target: SendTarget, timeout: Double, idle: Double) async throws -> (NIOAsyncChannel<Frame, Frame>, PeerCheck) {
+        let folder = NearbyFolder(root: root)
+        let identity = try DeviceIdentity.loadOrCreate(in: folder)
+        let pins = try PairedDevices.load(from: folder)
+        let expected = target.expected
+        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? (pins.device(with: fingerprint) != nil) }
+        let channel = try await connect(host: target.host, port: target.port, identity: identity, check: check, timeout: timeout, idle: idle)
+        return (channel, check)
     }
 
     /// Connects to `host`:`port`.
