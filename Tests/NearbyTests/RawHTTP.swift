@@ -12,9 +12,10 @@ enum RawHTTP {
     }
 
     /// Sends `request` (head and body, as given) from `source` to 127.0.0.1:`port` and reads
-    /// until the server closes (at most `timeout` seconds), on a thread of its own: the blocking
+    /// until the server closes (at most `timeout` seconds: a bound on a hang, not a figure; 10 s
+    /// was passed under a fresh clone's load), on a thread of its own: the blocking
     /// calls must not hold the executor the receiver's tasks run on.
-    static func send(_ request: [UInt8], port: Int, from source: String = "127.0.0.1", timeout: Int = 10) async throws -> Reply {
+    static func send(_ request: [UInt8], port: Int, from source: String = "127.0.0.1", timeout: Int = 60) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try blockingSend(request, port: port, from: source, timeout: timeout) }) }.start()
         }
