@@ -129,7 +129,7 @@ final class NotificationServerFixture {
         #expect(elapsed < 31)
     }
 
-    /// Nobody answers within 1.5 s: expired after 1.5 s and before 2.5 s, and the notification is
+    /// Nobody answers within 1.5 s: expired after 1.5 s, not long after, and the notification is
     /// withdrawn. A notification whose own expiry (1 s) comes first expires on the server: expired too.
     @Test(.enabled(if: NotificationServerFixture.installed, "dbus, Xvfb or dunst is not installed (scripts/install-dependencies --tests)"))
     func unansweredQuestionsExpire() throws {
@@ -137,7 +137,8 @@ final class NotificationServerFixture {
         let bus = try server.bus()
         let (answer, elapsed) = Self.timedAsk(on: bus, timeout: 1.5)
         #expect(answer == .expired)
-        #expect(elapsed >= 1.5 && elapsed < 2.5, "took \(elapsed) s")
+        // Not before the timeout; the upper bound is loose because a loaded CI is slow, not a figure.
+        #expect(elapsed >= 1.5 && elapsed < 8, "took \(elapsed) s")
         #expect(eventually(5) { server.displayed() == 0 }, "the unanswered notification is withdrawn")
 
         var brief = Self.question
@@ -155,7 +156,8 @@ final class NotificationServerFixture {
         let (answer, elapsed) = Self.timedAsk(on: try server.bus(), timeout: 10)
         guard case .unavailable(let reason) = answer else { Issue.record("answered \(answer)"); return }
         #expect(reason.contains("org.freedesktop.DBus.Error.ServiceUnknown"), "\(reason)")
-        #expect(elapsed < 1, "took \(elapsed) s")
+        // Well before the 10 s timeout: it did not wait for an answer that cannot come.
+        #expect(elapsed < 5, "took \(elapsed) s")
         #expect(NotificationServer.ask(Self.question, on: nil, timeout: 10) == .unavailable("no session bus to show the notification on"))
     }
 

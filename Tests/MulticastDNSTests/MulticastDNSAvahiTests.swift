@@ -18,7 +18,8 @@ struct AvahiFallbackTests {
         defer { browser.stop() }
         #expect(browser.backend == .builtIn)
         #expect(browser.fallbackReason?.hasPrefix("no avahi-daemon is reachable over D-Bus: ") == true, "\(browser.fallbackReason ?? "-")")
-        #expect(elapsed < 0.5, "the fallback took \(elapsed) s")
+        // A bound on a hang (a D-Bus timeout is 25 s), not a figure: a loaded CI is slow to start.
+        #expect(elapsed < 5, "the fallback took \(elapsed) s")
         let instance = try ServiceInstance(name: "x", type: "_di-nearby._tcp", port: 1, hostLabel: "x")
         let error = #expect(throws: MulticastDNSError.self) {
             try MulticastResponder(instances: [instance], interfaces: ["lo"], backend: .avahi)

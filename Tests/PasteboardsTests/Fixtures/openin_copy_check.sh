@@ -22,12 +22,14 @@ run_captured() {
 
 printf 'notes for the clipboard\n' > $T/notes.txt
 start=$(now)
-if run_captured $bin/openin --activity copy-to-clipboard $T/notes.txt; then
+if run_captured env DI_COPY_MARK=$T/notes $bin/openin --activity copy-to-clipboard $T/notes.txt; then
   ms=$(( ($(now) - start) / 1000000 ))
   check "copy exits 0 with its output read to the end" "$(cat $T/rc)" "0"
+  # The time is printed, not judged (a loaded CI took 17 s to start the display's clients; the
+  # benchmarks own figures). What "at once" means here: openin returned while the helper it
+  # started still serves the clipboard, so it waited neither for that helper nor for its output.
   echo "copy took $ms ms"
-  # One second is the bound; a loaded machine is given five.
-  [ $ms -le 5000 ] && ok "copy returns at once" || fail "copy returns at once" "$ms ms"
+  [ "$(helpers $T/notes)" -ge 1 ] && ok "copy returns while its helper still serves" || fail "copy returns while its helper still serves" "no helper left running"
 else
   fail "copy exits 0 with its output read to the end" "still running after 20 s"
 fi
