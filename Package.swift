@@ -133,11 +133,11 @@ let libraryTargets: [Target] = [
         // Handoff: the activities apps offer (docs/handoff.md).
         .target(
             name: "Handoff",
-            dependencies: ["PropertyLists", "SystemCalls"]
+            dependencies: ["AppRegistry", "OpenRequests", "PropertyLists", "SystemCalls", "UniformTypes", "URLSchemes"]
         ),
         .target(
             name: "AppInterchange",
-            dependencies: ["URLSchemes", "Receiver", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls",
+            dependencies: ["URLSchemes", "Receiver", "Handoff", "AppRegistry", "Handlers", "OpenRequests", "UniformTypes", "PropertyLists", "SystemCalls",
                            "NearbyDevices"]
         ),
         .target(

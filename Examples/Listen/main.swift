@@ -42,6 +42,8 @@ let listening = Task {
             }
         case .document(let document):
             print("document \(document.path) from \(document.sourceApplication ?? "?") (\(document.type ?? "unknown type"))")
+        case .activity(let activity):
+            print("activity \(activity.offer.activityType) from \(activity.offer.bundleIdentifier) on \(activity.originDevice)")
         }
     }
 }

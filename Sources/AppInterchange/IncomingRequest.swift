@@ -1,12 +1,28 @@
+import Handoff
 import PropertyLists
 import URLSchemes
 
-/// A request that reached the app: a URL another app opened, or a document it handed over.
+/// A request that reached the app: a URL another app opened, a document it handed over, or an
+/// activity a paired device offered that the user continues here.
 public enum IncomingRequest: Sendable {
     /// A URL of one of the app's schemes.
     case url(IncomingURL)
     /// A document, now in the app's `Documents/`.
     case document(IncomingDocument)
+    /// An activity to continue (Handoff; `application(_:continue:restorationHandler:)` on iOS).
+    case activity(IncomingActivity)
+}
+
+/// An activity to continue: what the offering app set on its `NSUserActivity`, and the paired
+/// device it came from.
+public struct IncomingActivity: Sendable {
+    /// The offer: type, title, `userInfo`, web page, whether it supports continuation streams,
+    /// and the offering app and process.
+    public var offer: ActivityOffer
+    /// The paired device it came from, by the name stored at pairing.
+    public var originDevice: String
+    /// When the user continued it here (seconds since 1970).
+    public var time: Double?
 }
 
 /// A URL opened for the app (`application(_:open:options:)`).

@@ -9,11 +9,12 @@ import URLSchemes
 ///     switch request {
 ///     case .url(let incoming): handle(incoming.url, from: incoming.sourceApplication)
 ///     case .document(let document): open(document.path)
+///     case .activity(let activity): resume(activity.offer.userInfo)
 ///     }
 /// }
 /// ```
 ///
-/// URL requests are claimed from `Library/OpenRequests/` (another instance of the app never gets
+/// URL requests and activities to continue (Handoff) are claimed from `Library/OpenRequests/` (another instance of the app never gets
 /// the same one); documents are moved out of the Inbox by the app's receiver. inotify on both
 /// folders says when to look: between looks the iterator waits for it on a thread of its own
 /// (1 ms after activity, doubling to 100 ms when idle, so cancellation is seen within 100 ms),
@@ -72,7 +73,7 @@ public struct IncomingRequests: AsyncSequence, Sendable {
                 let everything = now - lastLook >= 1
                 if everything { lastLook = now }
                 if everything || events.contains(where: { $0.watch == requestWatch }) {
-                    buffer += try app.pendingURLs().map { .url($0) }
+                    buffer += try app.pendingRequests()
                 }
                 if everything || events.contains(where: { $0.watch == inboxWatch }) {
                     buffer += try app.receiveDocuments(senders: senders).map { .document($0) }

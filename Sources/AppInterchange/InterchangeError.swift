@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import Handoff
 import Receiver
 import SystemCalls
 import URLSchemes
@@ -22,6 +23,8 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
     case system(SystemCallError)
     /// Listing nearby devices or sending to one (`device`, when it was named) failed, and why.
     case nearby(device: String?, reason: String)
+    /// An activity to continue (Handoff) that could not be read or handed over.
+    case activity(HandoffError)
 
     /// One sentence.
     public var description: String {
@@ -34,6 +37,7 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
         case .receiver(let error): error.description
         case .system(let error): error.description
         case .nearby(let device, let reason): "nearby\(device.map { " device \($0)" } ?? ""): \(reason)"
+        case .activity(let error): error.description
         }
     }
 }

@@ -1,5 +1,6 @@
 import AppRegistry
 import Handlers
+import Handoff
 import OpenRequests
 import Receiver
 import SystemCalls
@@ -18,8 +19,8 @@ extension InterchangeApp {
         guard FileSystem.exists(path) else { return nil }
         let request: OpenRequest
         do { request = try OpenRequest.read(path) } catch { throw .handler(.openRequest(error)) }
-        if request.isURLRequest {
-            return try claim(path).map { .url($0) }
+        if request.isURLRequest || request.isActivityRequest {
+            return try claim(path)
         }
         return .document(IncomingDocument(path: request.documentPath, sourceApplication: request.sourceApplication,
                                           annotation: request.annotation, type: request.documentType))
@@ -28,18 +29,24 @@ extension InterchangeApp {
     /// Every URL request waiting in `Library/OpenRequests/`, oldest first, each claimed (renamed
     /// away, then removed), so that two instances never both act on one.
     public func pendingURLs() throws(InterchangeError) -> [IncomingURL] {
-        var result: [IncomingURL] = []
+        try pendingRequests(activities: false).compactMap { if case .url(let url) = $0 { url } else { nil } }
+    }
+
+    /// Every request without a document waiting in `Library/OpenRequests/` (URLs, and activities
+    /// to continue unless `activities` is false), oldest first, each claimed as ``pendingURLs()``'s are.
+    public func pendingRequests(activities: Bool = true) throws(InterchangeError) -> [IncomingRequest] {
+        var result: [IncomingRequest] = []
         for name in FileSystem.entries(of: container.openRequests).sorted() where name.hasSuffix(".plist") && !name.hasPrefix(".") {
             let path = container.openRequests + "/" + name
-            guard let request = try? OpenRequest.read(path), request.isURLRequest else { continue }
-            if let url = try claim(path) { result.append(url) }
+            guard let request = try? OpenRequest.read(path), request.isURLRequest || (activities && request.isActivityRequest) else { continue }
+            if let incoming = try claim(path) { result.append(incoming) }
         }
         return result
     }
 
-    /// Takes the URL request at `path`: renamed to a hidden name (atomic; the loser of a race
-    /// finds it gone), read, removed. `nil` when another instance took it first.
-    func claim(_ path: String) throws(InterchangeError) -> IncomingURL? {
+    /// Takes the URL or activity request at `path`: renamed to a hidden name (atomic; the loser
+    /// of a race finds it gone), read, removed. `nil` when another instance took it first.
+    func claim(_ path: String) throws(InterchangeError) -> IncomingRequest? {
         let slash = path.lastIndex(of: "/")!
         let claimed = String(path[..<slash]) + "/.claimed-" + String(path[path.index(after: slash)...])
         do { try FileSystem.rename(path, to: claimed) } catch {
@@ -49,10 +56,15 @@ extension InterchangeApp {
         defer { try? FileSystem.remove(claimed) }
         let request: OpenRequest
         do { request = try OpenRequest.read(claimed) } catch { throw .handler(.openRequest(error)) }
+        if request.isActivityRequest, let value = request.continuedActivity {
+            let offer: ActivityOffer
+            do { offer = try ActivityOffer(propertyList: value) } catch { throw .activity(error) }
+            return .activity(IncomingActivity(offer: offer, originDevice: request.originDevice ?? "", time: request.time))
+        }
         guard let text = request.url else { return nil }
         let url: SchemeURL
         do { url = try SchemeURL(text) } catch { throw .url(error) }
-        return IncomingURL(url: url, sourceApplication: request.sourceApplication, annotation: request.annotation, time: request.time)
+        return .url(IncomingURL(url: url, sourceApplication: request.sourceApplication, annotation: request.annotation, time: request.time))
     }
 
     /// One pass of the app's receiver (`DeviceReceiver`, as `inboxd` runs it): every

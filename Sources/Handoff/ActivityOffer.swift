@@ -36,8 +36,9 @@ public struct ActivityOffer: Sendable, Equatable {
         self.processIdentifier = processIdentifier
     }
 
-    /// The offer as a binary property list.
-    public func encoded() -> [UInt8] {
+    /// The offer as a property-list dictionary (keys sorted): what ``encoded()`` writes, and what
+    /// an activity request carries (`OpenRequest.continuedActivity`).
+    public var propertyList: PropertyList {
         var entries: [String: PropertyList] = [
             "ActivityType": .string(activityType), "BundleIdentifier": .string(bundleIdentifier), "UserInfo": userInfo,
             "SupportsContinuationStreams": .bool(supportsContinuationStreams), "MadeCurrent": .real(madeCurrent),
@@ -45,13 +46,22 @@ public struct ActivityOffer: Sendable, Equatable {
         ]
         if let title { entries["Title"] = .string(title) }
         if let webpageURL { entries["WebpageURL"] = .string(webpageURL) }
-        return BinaryPropertyListWriter().write(.dictionary(.init(uniqueKeysWithValues: entries.sorted { $0.key < $1.key })))
+        return .dictionary(.init(uniqueKeysWithValues: entries.sorted { $0.key < $1.key }))
     }
+
+    /// The offer as a binary property list.
+    public func encoded() -> [UInt8] { BinaryPropertyListWriter().write(propertyList) }
 
     /// The offer `bytes` hold; the error names the key that is missing or of the wrong type.
     public static func decode(_ bytes: [UInt8]) throws(HandoffError) -> ActivityOffer {
         let value: PropertyList
         do { value = try PropertyListReader.value(ofBinary: bytes) } catch { throw .malformed("not a binary property list: \(error)") }
+        return try ActivityOffer(propertyList: value)
+    }
+
+    /// The offer `value` holds (``propertyList``); the error names the key that is missing or of
+    /// the wrong type.
+    public init(propertyList value: PropertyList) throws(HandoffError) {
         func string(_ key: String) throws(HandoffError) -> String {
             guard let text = value[key]?.stringValue, !text.isEmpty else { throw .malformed("\(key) is missing or not a string") }
             return text
@@ -67,8 +77,8 @@ public struct ActivityOffer: Sendable, Equatable {
             throw .malformed("ProcessIdentifier is missing or not a process identifier")
         }
         guard case .bool(let streams)? = value["SupportsContinuationStreams"] else { throw .malformed("SupportsContinuationStreams is missing or not a boolean") }
-        return ActivityOffer(activityType: try string("ActivityType"), bundleIdentifier: try string("BundleIdentifier"), title: try optional("Title"),
-                             userInfo: value["UserInfo"]!, webpageURL: try optional("WebpageURL"), supportsContinuationStreams: streams,
-                             madeCurrent: madeCurrent, processIdentifier: processIdentifier)
+        self.init(activityType: try string("ActivityType"), bundleIdentifier: try string("BundleIdentifier"), title: try optional("Title"),
+                  userInfo: value["UserInfo"]!, webpageURL: try optional("WebpageURL"), supportsContinuationStreams: streams,
+                  madeCurrent: madeCurrent, processIdentifier: processIdentifier)
     }
 }

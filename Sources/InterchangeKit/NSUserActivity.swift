@@ -36,12 +36,29 @@ open class NSUserActivity: @unchecked Sendable {
     /// list or over ``UserInfoSize/limit``, no app identity, the device root not writable.
     public private(set) var lastError: (any Error)?
     private var invalidated = false
+    /// For an activity continued here: where it came from (the streams go back there).
+    let continuation: IncomingActivity?
 
     /// This process's current activity and its offer (one per app, as on iOS).
     private static let current = Mutex<(activity: NSUserActivity, publication: Publication)?>(nil)
 
     /// An activity of `activityType`.
-    public init(activityType: String) { self.activityType = activityType }
+    public init(activityType: String) {
+        self.activityType = activityType
+        continuation = nil
+    }
+
+    /// The activity a paired device offered, as the continuing app gets it: its type, title,
+    /// `userInfo` (Foundation values), web page and whether it supports continuation streams.
+    init(continuing incoming: IncomingActivity) {
+        let offer = incoming.offer
+        activityType = offer.activityType
+        title = offer.title
+        userInfo = FoundationValue.object(offer.userInfo) as? [AnyHashable: Any]
+        webpageURL = offer.webpageURL.flatMap(URL.init(string:))
+        supportsContinuationStreams = offer.supportsContinuationStreams
+        continuation = incoming
+    }
 
     /// An activity of the first type the app declares in `NSUserActivityTypes` (deprecated by
     /// Apple, kept for old code); an empty type when it declares none.

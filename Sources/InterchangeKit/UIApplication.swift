@@ -54,6 +54,11 @@ public final class UIApplication {
         public static let sourceApplication = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsSourceApplicationKey")
         /// Its annotation.
         public static let annotation = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsAnnotationKey")
+        /// `[String: Any]` holding ``userActivityType``'s value: the app was started to continue
+        /// an activity (Handoff), which then reaches ``UIApplicationDelegate/application(_:continue:restorationHandler:)``.
+        public static let userActivityDictionary = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsUserActivityDictionaryKey")
+        /// `String`: the type of the activity the app was started to continue.
+        public static let userActivityType = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsUserActivityTypeKey")
     }
 
     /// Why the last ``open(_:options:completionHandler:)`` or delivery failed (not Apple's).
@@ -101,6 +106,14 @@ public final class UIApplication {
         return waiting.count
     }
 
+    /// Hands every activity waiting to be continued to `receiver`, oldest first.
+    private func deliverPendingActivities(to receiver: any UIApplicationDelegate) {
+        guard let app = try? CurrentApp.app.get() else { return }
+        do {
+            for case .activity(let incoming) in try app.pendingRequests() { deliver(incoming, to: receiver) }
+        } catch { lastError = error }
+    }
+
     func deliver(_ incoming: IncomingURL, to receiver: (any UIApplicationDelegate)? = nil) {
         guard let url = URL(string: incoming.url.description) else { return }
         open(url, sender: incoming.sourceApplication, annotation: incoming.annotation.map(FoundationValue.object), to: receiver ?? delegate)
@@ -111,6 +124,26 @@ public final class UIApplication {
     func deliver(_ document: IncomingDocument, to receiver: (any UIApplicationDelegate)?) {
         open(URL(fileURLWithPath: document.path), sender: document.sourceApplication, annotation: document.annotation.map(FoundationValue.object),
              to: receiver)
+    }
+
+    /// An activity a paired device offered, continued here (Handoff), as iOS hands it over:
+    /// `application(_:willContinueUserActivityWithType:)` (whose answer only says who tells the
+    /// user), then `application(_:continue:restorationHandler:)` with the activity, whose handler
+    /// restores the objects it is given. Not continued (false), it is told to the delegate's
+    /// `application(_:didFailToContinueUserActivityWithType:error:)`.
+    func deliver(_ incoming: IncomingActivity, to receiver: (any UIApplicationDelegate)?) {
+        guard let receiver else { return }
+        let activity = NSUserActivity(continuing: incoming)
+        _ = receiver.application(self, willContinueUserActivityWithType: activity.activityType)
+        let continued = receiver.application(self, continue: activity) { restoring in
+            MainActor.assumeIsolated {
+                for object in restoring ?? [] { object.restoreUserActivityState(activity) }
+            }
+        }
+        if !continued {
+            let error = NSError(domain: NSCocoaErrorDomain, code: 4608, userInfo: [NSLocalizedDescriptionKey: "the app did not continue \(activity.activityType)"])
+            receiver.application(self, didFailToContinueUserActivityWithType: activity.activityType, error: error)
+        }
     }
 
     private func open(_ url: URL, sender: String?, annotation: Any?, to receiver: (any UIApplicationDelegate)?) {
@@ -131,6 +164,7 @@ public final class UIApplication {
                     switch request {
                     case .url(let incoming): self?.deliver(incoming, to: receiver)
                     case .document(let document): self?.deliver(document, to: receiver)
+                    case .activity(let activity): self?.deliver(activity, to: receiver)
                     }
                 }
             } catch {
@@ -144,17 +178,28 @@ public final class UIApplication {
     /// the URLs already waiting.
     func launch(with delegate: any UIApplicationDelegate) {
         self.delegate = delegate
-        var launchURL: IncomingURL?
-        if let app = try? CurrentApp.app.get(), case .url(let incoming)? = try? app.launchRequest() { launchURL = incoming }
+        var launchURL: IncomingURL?, launchActivity: IncomingActivity?
+        switch try? CurrentApp.app.get().launchRequest() {
+        case .url(let incoming)?: launchURL = incoming
+        case .activity(let incoming)?: launchActivity = incoming
+        default: break
+        }
         var options: [LaunchOptionsKey: Any]?
         if let launchURL, let url = URL(string: launchURL.url.description) {
             options = [.url: url]
             if let sender = launchURL.sourceApplication { options?[.sourceApplication] = sender }
             if let annotation = launchURL.annotation { options?[.annotation] = FoundationValue.object(annotation) }
         }
+        if let launchActivity {
+            let type = launchActivity.offer.activityType
+            options = [.userActivityDictionary: [LaunchOptionsKey.userActivityType.rawValue: type] as [String: Any], .userActivityType: type]
+        }
         let proceed = delegate.application(self, didFinishLaunchingWithOptions: options)
         if proceed, let launchURL { deliver(launchURL) }
+        // iOS continues the activity whatever didFinishLaunching returned.
+        if let launchActivity { deliver(launchActivity, to: delegate) }
         deliverPendingURLs()
+        deliverPendingActivities(to: delegate)
         if let app = try? CurrentApp.app.get() { listen(as: app, for: delegate) }
     }
 }

@@ -5,7 +5,9 @@ import SystemCalls
 /// An open request: what a sender writes into the target app's `Library/OpenRequests/` (one XML
 /// property list per request) so that the app, or its receiver, knows what arrived, from whom,
 /// with which annotation and through which activity. A URL request (``url``, `openurl`) is the
-/// same model without a document: the URL, the sender and the annotation.
+/// same model without a document: the URL, the sender and the annotation. An activity request
+/// (``continuedActivity``, Handoff) is the same again: the activity another device offered, and
+/// the device it came from.
 ///
 /// Order (the receiver's guarantee that it never judges a document before its request exists):
 /// the sender writes the request, flushed, *before* the document appears in the Inbox, with the
@@ -49,6 +51,11 @@ public struct OpenRequest: Sendable, Equatable {
     public var identity: DocumentIdentity?
     /// Whether the document has arrived.
     public var state: State = .delivered
+    /// For an activity request: the activity to continue, as the offering device's
+    /// `Handoff.ActivityOffer` property list (a dictionary; the Handoff module reads it).
+    public var continuedActivity: PropertyList?
+    /// For an activity request: the paired device it came from, by the name stored at pairing.
+    public var originDevice: String?
 
     /// A request for `documentPath`.
     public init(documentPath: String) { self.documentPath = documentPath }
@@ -59,8 +66,17 @@ public struct OpenRequest: Sendable, Equatable {
         self.url = url
     }
 
+    /// A request to continue `activity` (a dictionary) that `device` offered.
+    public init(continuing activity: PropertyList, from device: String) {
+        documentPath = ""
+        continuedActivity = activity
+        originDevice = device
+    }
+
     /// Whether this is a URL request rather than a document's.
     public var isURLRequest: Bool { url != nil }
+    /// Whether this is a request to continue an activity (neither a URL nor a document).
+    public var isActivityRequest: Bool { url == nil && continuedActivity != nil }
 
     /// The keys, one source for writer and readers.
     enum Key {
@@ -69,13 +85,14 @@ public struct OpenRequest: Sendable, Equatable {
         static let sourceApplication = "SourceApplication", targetApplication = "TargetApplication"
         static let opensInPlace = "OpensInPlace", time = "Time", annotation = "Annotation", activity = "Activity"
         static let inode = "DocumentInode", device = "DocumentDevice", size = "DocumentSize", state = "DeliveryState"
+        static let continuedActivity = "ContinuedActivity", originDevice = "OriginDevice"
     }
 
     /// The request as a property list.
     public var propertyList: PropertyList {
         var entries: OrderedDictionary<String, PropertyList> = [:]
         if let url { entries[Key.url] = .string(url) }
-        if url == nil || !documentPath.isEmpty { entries[Key.documentPath] = .string(documentPath) }
+        if (url == nil && continuedActivity == nil) || !documentPath.isEmpty { entries[Key.documentPath] = .string(documentPath) }
         if let originalPath { entries[Key.originalPath] = .string(originalPath) }
         if let documentType { entries[Key.documentType] = .string(documentType) }
         if let sourceApplication { entries[Key.sourceApplication] = .string(sourceApplication) }
@@ -89,14 +106,18 @@ public struct OpenRequest: Sendable, Equatable {
             entries[Key.device] = .integer(Int64(bitPattern: identity.device))
             entries[Key.size] = .integer(identity.size)
         }
+        if let continuedActivity { entries[Key.continuedActivity] = continuedActivity }
+        if let originDevice { entries[Key.originDevice] = .string(originDevice) }
         entries[Key.state] = .string(state.rawValue)
         return .dictionary(entries)
     }
 
-    /// Reads a request; `nil` when the value has neither a `DocumentPath` nor a `URL` string.
+    /// Reads a request; `nil` when the value has neither a `DocumentPath` nor a `URL` string nor
+    /// a `ContinuedActivity` dictionary.
     public init?(_ plist: PropertyList) {
         url = plist[Key.url]?.stringValue
-        guard let path = plist[Key.documentPath]?.stringValue ?? (url == nil ? nil : "") else { return nil }
+        if case .dictionary? = plist[Key.continuedActivity] { continuedActivity = plist[Key.continuedActivity] }
+        guard let path = plist[Key.documentPath]?.stringValue ?? (url == nil && continuedActivity == nil ? nil : "") else { return nil }
         documentPath = path
         originalPath = plist[Key.originalPath]?.stringValue
         documentType = plist[Key.documentType]?.stringValue
@@ -110,6 +131,7 @@ public struct OpenRequest: Sendable, Equatable {
             identity = DocumentIdentity(inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device), size: size)
         }
         state = plist[Key.state]?.stringValue.flatMap(State.init(rawValue:)) ?? .delivered
+        originDevice = plist[Key.originDevice]?.stringValue
     }
 
     /// The last component of ``documentPath``: the document's name in the Inbox.
@@ -155,7 +177,7 @@ public struct OpenRequest: Sendable, Equatable {
         do { value = try PropertyListReader.read(contentsOf: .init(path)).value } catch {
             throw .unreadableFile(path: path, reason: "\(error)")
         }
-        guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath or URL string") }
+        guard let request = OpenRequest(value) else { throw .unreadableFile(path: path, reason: "no DocumentPath or URL string, nor a ContinuedActivity dictionary") }
         return request
     }
 }

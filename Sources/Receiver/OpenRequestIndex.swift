@@ -23,11 +23,12 @@ struct OpenRequestIndex {
 
     /// Reads every request in `container` (unreadable request files are skipped: a request is
     /// advisory, the document is what is delivered). Requests for documents opened in place are
-    /// not the receiver's.
+    /// not the receiver's, nor requests without a document (URLs, activities to continue: the
+    /// app claims those itself).
     init(container: AppContainer) {
         for file in FileSystem.entries(of: container.openRequests).sorted() where file.hasSuffix(".plist") {
             let path = container.openRequests + "/" + file
-            guard let request = try? OpenRequest.read(path), !request.opensInPlace else { continue }
+            guard let request = try? OpenRequest.read(path), !request.opensInPlace, !request.isURLRequest, !request.isActivityRequest else { continue }
             let entry = Entry(request: request, path: path)
             if let identity = request.identity {
                 if byIdentity[identity] == nil { byIdentity[identity] = entry }

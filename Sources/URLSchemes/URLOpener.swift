@@ -68,39 +68,16 @@ public struct URLOpener: Sendable {
         return try deliver(url, to: app)
     }
 
-    /// Writes the open request into `app`'s container, atomically but not flushed, then starts
-    /// its launch command, if it declares one and no instance of it is listening. A URL request is a message, as `openURL` is on
-    /// iOS: after a power loss there is no sender waiting for its answer, and the two `fsync`s a
-    /// durable file needs were most of the time `openurl` took (6 of 9 ms here). Documents are
-    /// different: ``Handlers/Delivery`` flushes every copy and request.
+    /// Writes the open request into `app`'s container and starts the app unless it is running
+    /// and listening (``RequestLaunch``).
     func deliver(_ url: SchemeURL, to app: AppBundle) throws(URLSchemeError) -> Outcome {
-        let container: AppContainer
-        do {
-            container = try AppContainer(bundleIdentifier: app.bundleIdentifier, on: root)
-            // One stat when the container is set up, instead of creating each folder's parents.
-            if !FileSystem.isDirectory(container.openRequests) { try container.create() }
-        } catch { throw .app(error) }
         var request = OpenRequest(url: url.text)
         request.sourceApplication = sourceApplication
         request.targetApplication = app.bundleIdentifier
         request.time = clock.now()
         request.annotation = annotation
-        let requestPath: String
-        do { requestPath = try request.write(into: container.openRequests, clock: clock, durable: false) } catch { throw .handler(.openRequest(error)) }
-        // Asked after the request is in place: a listener that holds its mark now sees it.
-        if launch && RequestListener.isListening(in: container) {
-            return .deliveredToRunningApp(app: app, requestPath: requestPath)
-        }
-        var launched: [String]?
-        if launch, let command = app.launchCommand {
-            let words = command.expanded(bundlePath: app.path, url: url.text, sourceApplication: sourceApplication, requestPath: requestPath)
-            do {
-                try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root,
-                                                                            sourceApplication: sourceApplication, requestPath: requestPath,
-                                                                            url: url.text))
-            } catch { throw .system(error) }
-            launched = words
-        }
-        return .delivered(app: app, requestPath: requestPath, launched: launched)
+        let outcome = try RequestLaunch.deliver(request, to: app, on: root, url: url.text, launch: launch, clock: clock)
+        if outcome.reachedRunningApp { return .deliveredToRunningApp(app: app, requestPath: outcome.requestPath) }
+        return .delivered(app: app, requestPath: outcome.requestPath, launched: outcome.launched)
     }
 }

@@ -5,15 +5,15 @@ import Synchronization
 /// body must stay synchronous so the query tools never start the concurrency runtime: the main
 /// thread waits while the work runs on the cooperative pool.
 enum AsyncBridge {
-    static func run(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+    static func run<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
         let done = DispatchSemaphore(value: 0)
-        let status = Mutex<Int32>(2)
+        let result = Mutex<Result?>(nil)
         Task {
-            let result = await body()
-            status.withLock { $0 = result }
+            let value = await body()
+            result.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        return status.withLock { $0 }
+        return result.withLock { $0! }
     }
 }

@@ -31,6 +31,7 @@ enum NearbyOption: String, OptionName {
     case airDrop = "--airdrop"
     case airDropPort = "--airdrop-port"
     case watch = "--watch"
+    case type = "--type"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.
@@ -43,6 +44,7 @@ enum NearbyVerb: String, VerbName {
     case pair
     case unpair
     case activities
+    case `continue`
 }
 
 /// `nearby`'s command line, read through its names.

@@ -5,6 +5,7 @@ import Handoff
 import Nearby
 import PropertyLists
 import SystemCalls
+import Synchronization
 import ToolSupport
 import UniformTypes
 
@@ -34,6 +35,7 @@ struct NearbyTool: Sendable {
         case .receive: return try receive()
         case .pair: return try pair()
         case .activities: return try activities()
+        case .continue: return try continueActivity()
         }
     }
 
@@ -121,6 +123,95 @@ struct NearbyTool: Sendable {
                 return await group.reduce(0) { max($0, $1) }
             }
         }
+    }
+
+    /// `continue [DEVICE] [--type TYPE] [--app BUNDLE]`: takes the offers of DEVICE (else of the
+    /// one paired device in reach that offers any), picks the newest (or the newest of `--type`)
+    /// and continues it here (``Handoff/ActivityContinuation``). Exit status 0 when an app got it
+    /// or its web page opened, 1 when nothing was offered or nothing here can continue it, 2 on
+    /// errors.
+    func continueActivity() throws -> Int32 {
+        var targets: [(name: String, target: SendTarget)] = []
+        do {
+            if let device = command.operands.first {
+                targets = [(device, try resolveTarget(device))]
+            } else {
+                let paired = try PairedDevices.load(from: folder)
+                let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
+                targets = found.compactMap { seen in seen.paired.map { ($0.name, SendTarget(host: seen.host, port: seen.port, expected: $0.fingerprint)) } }
+            }
+        } catch {
+            Self.report(error, json: json)
+            return 2
+        }
+        guard !targets.isEmpty else {
+            Self.report(NearbyError.connection("no paired device is in reach (nearby list)"), json: json)
+            return 1
+        }
+        let root = self.root, wanted = command[.type], reached = targets
+        // Each device's offers, once: the first message a watch gets.
+        let answers: [(name: String, offers: [ActivityOffer]?, error: String?)] = AsyncBridge.run {
+            await withTaskGroup(of: (String, [ActivityOffer]?, String?).self) { group in
+                for (name, target) in reached {
+                    group.addTask {
+                        let seen = Mutex<[ActivityOffer]>([])
+                        do {
+                            try await ActivityWatcher(root: root).watch(target) { offers in
+                                seen.withLock { $0 = offers }
+                                return false
+                            }
+                            return (name, seen.withLock { $0 }, nil)
+                        } catch {
+                            return (name, nil, "\(error)")
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append(($1.0, $1.1, $1.2)) }
+            }
+        }
+        for answer in answers where answer.error != nil && reached.count == 1 {
+            Self.report(NearbyError.connection("\(answer.name): \(answer.error!)"), json: json)
+            return 2
+        }
+        let offering = answers.compactMap { answer in
+            (answer.offers ?? []).first { wanted == nil || $0.activityType == wanted }.map { (device: answer.name, offer: $0) }
+        }
+        guard let chosen = offering.first else {
+            let what = wanted.map { "no activity of type \($0)" } ?? "no activity"
+            Self.report(NearbyError.declined("\(reached.map(\.name).joined(separator: ", ")) offer\(reached.count == 1 ? "s" : "") \(what)"), json: json)
+            return 1
+        }
+        guard offering.count == 1 else {
+            throw UsageError("several devices offer activities (\(offering.map(\.device).joined(separator: ", "))): name one", verb: "continue")
+        }
+        var continuation = ActivityContinuation(root: root, registry: try RegistryStore.forQuery(root: root))
+        continuation.launch = !command.flag(.noLaunch)
+        let outcome: ActivityContinuation.Outcome
+        do { outcome = try continuation.continue(chosen.offer, from: chosen.device, in: command[.app]) } catch {
+            Self.report(error, json: json)
+            return 1
+        }
+        let offer = chosen.offer
+        var event: [String: PropertyList] = ["event": .string("continued"), "device": .string(chosen.device),
+                                             "activityType": .string(offer.activityType), "from": .string(offer.bundleIdentifier)]
+        let line: String
+        switch outcome {
+        case .delivered(let app, let requestPath, let launched):
+            event["app"] = .string(app)
+            event["request"] = .string(requestPath)
+            event["launched"] = .bool(launched != nil)
+            line = "continued \(offer.activityType) from \(chosen.device) in \(app)" + (launched == nil ? " (not started: it takes the request when it next looks)" : "")
+        case .deliveredToRunningApp(let app, let requestPath):
+            event["app"] = .string(app)
+            event["request"] = .string(requestPath)
+            event["launched"] = .bool(false)
+            line = "continued \(offer.activityType) from \(chosen.device) in \(app), which was running"
+        case .openedWebpage(let url, _):
+            event["webpageURL"] = .string(url)
+            line = "no app here continues \(offer.activityType): opened \(url) in the browser"
+        }
+        if json { print(json: .dictionary(.init(uniqueKeysWithValues: event.sorted { $0.key < $1.key }))) } else { Output.line(TerminalText.escaped(line)) }
+        return 0
     }
 
     /// Prints one device's offers: a line each (or a JSON event).

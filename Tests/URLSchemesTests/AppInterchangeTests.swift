@@ -39,6 +39,7 @@ import URLSchemes
             switch request {
             case .url(let incoming): urls.append(incoming)
             case .document(let document): documents.append(document)
+            case .activity(let activity): Issue.record("nobody continued an activity, yet \(activity.offer.activityType) arrived")
             }
             if urls.count == 3 && documents.count == 1 { break }
         }

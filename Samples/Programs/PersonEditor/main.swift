@@ -122,6 +122,8 @@ case nil:
     print("Person Editor: started without a request (try: person-editor ask-viewer)")
 case .document(let document)?:
     log(app, "Person Editor opened \(document.path) from \(document.sourceApplication ?? "an unnamed sender")")
+case .activity(let activity)?:
+    fail("Person Editor continues no activity, yet \(activity.offer.activityType) reached it")
 case .url(let incoming)?:
     guard let callback = incoming.callback else { fail("a URL that is not an x-callback-url: \(incoming.url)") }
     switch callback.action {

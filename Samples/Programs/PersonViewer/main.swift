@@ -121,6 +121,8 @@ do { request = try app.launchRequest() } catch { fail("\(error)") }
 switch request {
 case nil:
     print("Person Viewer: started without a request (try: person-viewer show)")
+case .activity(let activity)?:
+    fail("Person Viewer continues no activity, yet \(activity.offer.activityType) reached it")
 case .document(let document)?:
     let requestPath = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : ""
     log(app, "Person Viewer opened \(document.path) from \(document.sourceApplication ?? "an unnamed sender") (\(requestPath))")

@@ -6,6 +6,7 @@ complete -c nearby -f -n '__fish_use_subcommand' -a send -d 'send files to a pai
 complete -c nearby -f -n '__fish_use_subcommand' -a receive -d 'receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
 complete -c nearby -f -n '__fish_use_subcommand' -a pair -d 'pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
 complete -c nearby -f -n '__fish_use_subcommand' -a activities -d 'the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device\'s name, or HOST:PORT)'
+complete -c nearby -f -n '__fish_use_subcommand' -a continue -d 'continue here the activity a paired device offers (Handoff): its newest, or --type\'s; in the app here that declares the type, else its web page in the browser'
 complete -c nearby -f -n '__fish_use_subcommand' -a unpair -d 'forget a paired device (its certificate is refused from then on)'
 complete -c nearby -l root -r -x -a '(__fish_complete_directories)' -d 'the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)'
 complete -c nearby -l help -s h -d 'show this help (also: help [VERB])'
@@ -60,6 +61,14 @@ complete -c nearby -n '__fish_seen_subcommand_from activities' -l timeout -x -d 
 complete -c nearby -n '__fish_seen_subcommand_from activities' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from activities' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from activities' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l type -x -d 'the activity type to continue (else the device\'s current activity)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l app -x -d 'continue in this app (it must declare the type)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l no-launch -d 'write the activity request but start no app (it takes the request when it next looks)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l fingerprint -x -d 'the certificate the device at HOST:PORT must present (else any paired device\'s)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l timeout -x -d 'look for paired devices at most this long (default 1.5, at most 60)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l json -d 'JSON output (send and receive: one event per line)'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
+complete -c nearby -n '__fish_seen_subcommand_from continue' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n 'not __fish_use_subcommand' -F
 function ___nearby_apps

@@ -10,6 +10,7 @@ _nearby() {
         'receive:receive until stopped (SIGINT, SIGTERM) or, for everyone, until the minutes run out'
         'pair:pair with a device\: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
         'activities:the activities paired devices offer for Handoff\: each paired device in reach, or DEVICE (a paired device'\''s name, or HOST\:PORT)'
+        'continue:continue here the activity a paired device offers (Handoff)\: its newest, or --type'\''s; in the app here that declares the type, else its web page in the browser'
         'unpair:forget a paired device (its certificate is refused from then on)'
     )
     local state
@@ -42,6 +43,7 @@ _nearby() {
     '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
     '--code[the code the other device shows]:CODE: ' \
     '--watch[keep watching\: print a device'\''s offers again each time they change]' \
+    '--type[the activity type to continue (else the device'\''s current activity)]:TYPE: ' \
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '1: :->verb' '*:file:_files'
