@@ -126,7 +126,7 @@ let libraryTargets: [Target] = [
         .target(
             name: "InterchangeKit",
             dependencies: ["AppInterchange", "AppRegistry", "AppGroups", "FileCoordination", "Handoff", "Notifications", "Pasteboards",
-                           "PropertyLists", "URLSchemes"]
+                           "PropertyLists", "SystemCalls", "URLSchemes"]
         ),
         // The app's side of interchange, as a library an app links: who it is, the requests that
         // reach it (URLs and documents) and what it can send.

@@ -120,3 +120,7 @@ long di_send_on_interface(int fd, const void *buffer, unsigned long length, cons
     }
     return (long)sendmsg(fd, &message, MSG_NOSIGNAL);
 }
+
+int di_accept_cloexec(int socket) {
+    return accept4(socket, NULL, NULL, SOCK_CLOEXEC);
+}

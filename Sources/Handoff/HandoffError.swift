@@ -17,6 +17,8 @@ public enum HandoffError: Error, Hashable, CustomStringConvertible {
     case noSuchApp(String)
     /// The activity request could not be handed to the app (which app, and why).
     case delivery(String)
+    /// Continuation streams could not be opened (why).
+    case streams(String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum HandoffError: Error, Hashable, CustomStringConvertible {
         case .appDoesNotContinue(let app, let type): "\(app) does not declare \(type) in NSUserActivityTypes"
         case .noSuchApp(let app): "no app \(app) is registered on this device"
         case .delivery(let what): "the activity could not be handed over: \(what)"
+        case .streams(let why): "the continuation streams could not be opened: \(why)"
         }
     }
 }

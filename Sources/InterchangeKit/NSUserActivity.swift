@@ -3,13 +3,16 @@ import Foundation
 import Handoff
 import PropertyLists
 import Synchronization
+import SystemCalls
 
 /// Foundation's user activity, for Handoff. `becomeCurrent()` offers it on the app's device root
 /// (``CurrentActivities``: one offer per app process, the newest current one the device's), with
 /// its `userInfo` checked to be a property list and bounded (``UserInfoSize``); `resignCurrent()`,
-/// `invalidate()` and the process's end withdraw it. Advertising offers to paired devices and
-/// continuation streams are not built yet (docs/handoff.md): `getContinuationStreams` answers
-/// with an error.
+/// `invalidate()` and the process's end withdraw it. The device's receiver (`nearby receive`)
+/// shows the offer to paired devices; when one continues it, the delegate is told
+/// (`userActivityWasContinued(_:)`), and when the continuing app opens streams
+/// (`getContinuationStreams`), the delegate gets them (`userActivity(_:didReceive:outputStream:)`),
+/// both on a thread of their own, through the process's ``ContinuationEndpoint`` (docs/handoff.md).
 open class NSUserActivity: @unchecked Sendable {
     /// The activity's type (a reverse-DNS name the app declares in `NSUserActivityTypes`).
     public let activityType: String
@@ -39,8 +42,11 @@ open class NSUserActivity: @unchecked Sendable {
     /// For an activity continued here: where it came from (the streams go back there).
     let continuation: IncomingActivity?
 
-    /// This process's current activity and its offer (one per app, as on iOS).
-    private static let current = Mutex<(activity: NSUserActivity, publication: Publication)?>(nil)
+    /// This process's current activity, its offer's publication and when it was made current
+    /// (one per app, as on iOS).
+    private static let current = Mutex<(activity: NSUserActivity, publication: Publication, madeCurrent: Double)?>(nil)
+    /// Where this process is reached when its activity is continued (made with the first offer).
+    private static let endpoint = Mutex<ContinuationEndpoint?>(nil)
 
     /// An activity of `activityType`.
     public init(activityType: String) {
@@ -94,10 +100,55 @@ open class NSUserActivity: @unchecked Sendable {
         invalidated = true
     }
 
-    /// The streams to the device the activity came from; until the Handoff channel connects
-    /// them, the handler is called with an error.
+    /// Streams to the app that offered this activity on the device it came from (for an
+    /// activity continued here whose ``supportsContinuationStreams`` is true): the handler gets
+    /// them once that app took them (its delegate's `userActivity(_:didReceive:outputStream:)`),
+    /// or an error saying why not, on a thread of its own. The streams travel through a helper,
+    /// `nearby streams`, over the pinned connection to the paired device.
     open func getContinuationStreams(completionHandler: @escaping (InputStream?, OutputStream?, (any Error)?) -> Void) {
-        completionHandler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: "continuation streams are not connected on this device yet"]))
+        func fail(_ reason: String) {
+            completionHandler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: reason]))
+        }
+        guard let continuation else { return fail("\(activityType) was not continued from another device: there is nothing to stream to") }
+        guard supportsContinuationStreams else { return fail("\(activityType) does not support continuation streams") }
+        let opened: ContinuationStreamPair
+        do { opened = try ContinuationHelper.open(continuation) } catch { return fail("\(error)") }
+        // The handler is not Sendable (Foundation's signature): handed to the one thread that calls it.
+        nonisolated(unsafe) let handler = completionHandler
+        do {
+            try BackgroundThread.start {
+                switch opened.awaitOpened() {
+                case .success:
+                    let (input, output) = opened.streams()
+                    handler(input, output, nil)
+                case .failure(let reason):
+                    opened.abandon()
+                    handler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: reason.description]))
+                }
+            }
+        } catch { fail("\(error)") }
+    }
+
+    /// What reached this process for its current activity (``ContinuationEndpoint``): told to
+    /// the delegate, when the request names the activity still current.
+    private static func handle(_ request: ContinuationEndpoint.Request) {
+        let time: Double
+        switch request {
+        case .continued(let made): time = made
+        case .streams(let made, _): time = made
+        }
+        guard let activity = current.withLock({ $0?.madeCurrent == time ? $0?.activity : nil }) else {
+            if case .streams(_, let channel) = request { channel.close() }
+            return
+        }
+        switch request {
+        case .continued:
+            activity.delegate?.userActivityWasContinued(activity)
+        case .streams(_, let channel):
+            guard activity.supportsContinuationStreams, let delegate = activity.delegate else { return channel.close() }
+            let (input, output) = ContinuationStreamPair(channel).streams()
+            delegate.userActivity(activity, didReceive: input, outputStream: output)
+        }
     }
 
     private func offer() {
@@ -125,9 +176,15 @@ open class NSUserActivity: @unchecked Sendable {
                                       webpageURL: webpageURL?.absoluteString, supportsContinuationStreams: supportsContinuationStreams,
                                       processIdentifier: ProcessInfo.processInfo.processIdentifier)
             let board = CurrentActivities(root: app.root.path)
+            // Reachable before it is offered: a device may continue it as soon as it sees it.
+            try Self.endpoint.withLock { endpoint throws(HandoffError) in
+                if endpoint == nil {
+                    endpoint = try ContinuationEndpoint(board: board, processIdentifier: offer.processIdentifier) { Self.handle($0) }
+                }
+            }
             try Self.current.withLock { current throws(HandoffError) in
                 let publication = try board.publish(offer, replacing: current?.publication)
-                current = (self, publication)
+                current = (self, publication, offer.madeCurrent)
             }
             lastError = nil
         } catch {

@@ -192,6 +192,13 @@ package final class OwnedDescriptor: Sendable {
         OwnedDescriptor(taking: try invoke(.open, path: path) { fcntl(raw, F_DUPFD_CLOEXEC, 0) }, path: path)
     }
 
+    /// A second descriptor for the same open file, owned by the caller from now on: for a library
+    /// that takes a raw descriptor and closes it itself (SwiftNIO's `withConnectedSocket`). The
+    /// corresponding C function is `dup` (`F_DUPFD_CLOEXEC`).
+    package func duplicateForHandOff() throws(SystemCallError) -> Int32 {
+        try invoke(.open, path: path) { fcntl(raw, F_DUPFD_CLOEXEC, 0) }
+    }
+
     /// Calls `body` with the raw descriptor, keeping it open until `body` returns.
     package func withRaw<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R {
         defer { withExtendedLifetime(self) {} }

@@ -5,7 +5,7 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
     case renameat2, renameat, linkat, unlinkat, mkdir, symlink, readlink, getdents, getcwd
     case mmap, lease, flock, inotify, poll, signalfd, spawn, waitpid, pipe, terminal, eventfd
     case futex, thread, mutex, socket, bind, send, receive, kill, realpath, fcntl, xattr, statvfs
-    case setsockopt, getifaddrs, interfaceIndex, syncFileRange
+    case setsockopt, getifaddrs, interfaceIndex, syncFileRange, listen, accept, connect, shutdown
 
     /// What the call does, for error messages ("cannot *flush* /a/b").
     public var action: String {
@@ -54,6 +54,10 @@ public enum SystemCall: String, Sendable, Hashable, CaseIterable {
         case .getifaddrs: "list the network interfaces"
         case .interfaceIndex: "find the network interface"
         case .syncFileRange: "start writing out"
+        case .listen: "listen on"
+        case .accept: "accept a connection on"
+        case .connect: "connect to"
+        case .shutdown: "shut down"
         }
     }
 }

@@ -32,6 +32,8 @@ enum NearbyOption: String, OptionName {
     case airDropPort = "--airdrop-port"
     case watch = "--watch"
     case type = "--type"
+    case process = "--process"
+    case madeCurrent = "--made-current"
 }
 
 /// `nearby`'s verbs (``ToolSupport/VerbName``): switched over exhaustively.
@@ -45,6 +47,7 @@ enum NearbyVerb: String, VerbName {
     case unpair
     case activities
     case `continue`
+    case streams
 }
 
 /// `nearby`'s command line, read through its names.

@@ -87,6 +87,13 @@ let nearbySpec: ToolSpec = {
                            help: "look for paired devices at most this long (default \(listTimeout.default), at most \(Int(listTimeout.maximum)))"),
                 json, interface, noDiscovery,
             ], operandCount: 0...1),
+            VerbSpec("streams", operands: "DEVICE", summary: "carry a continuation stream between the app that continued an activity here and the app that offered it on DEVICE (started by NSUserActivity.getContinuationStreams; its standard input and output are one socket to that app)", options: [
+                OptionSpec("--app", value: .text("BUNDLE"), help: "the offering app"),
+                OptionSpec("--process", value: .integer(1...Int64(Int32.max)), help: "the offering app's process on DEVICE"),
+                OptionSpec("--made-current", value: .text("SECONDS"), help: "when the activity was made current there (as the offer says)"),
+                OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the device at HOST:PORT must present (else any paired device's)"),
+                interface, noDiscovery,
+            ], operandCount: 1...1),
             VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1),
         ],
         options: [root],

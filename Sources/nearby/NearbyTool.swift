@@ -36,6 +36,7 @@ struct NearbyTool: Sendable {
         case .pair: return try pair()
         case .activities: return try activities()
         case .continue: return try continueActivity()
+        case .streams: return try streams()
         }
     }
 
@@ -210,8 +211,46 @@ struct NearbyTool: Sendable {
             event["webpageURL"] = .string(url)
             line = "no app here continues \(offer.activityType): opened \(url) in the browser"
         }
+        // The offering app is told (userActivityWasContinued); it not being told does not undo
+        // the continuation, so it is reported, not failed.
+        if let target = reached.first(where: { $0.name == chosen.device })?.target {
+            let told: String? = AsyncBridge.run {
+                do { try await ContinuationClient(root: root).tellContinued(offer, on: target); return nil } catch { return "\(error)" }
+            }
+            event["told"] = .bool(told == nil)
+            if let told { Output.error("nearby: \(chosen.device) was not told that its activity was continued: \(told)") }
+        }
         if json { print(json: .dictionary(.init(uniqueKeysWithValues: event.sorted { $0.key < $1.key }))) } else { Output.line(TerminalText.escaped(line)) }
         return 0
+    }
+
+    /// `streams DEVICE --app BUNDLE --process PID --made-current T`: the helper of a continuing
+    /// app (`getContinuationStreams`), whose standard input and output are one socket to it. It
+    /// writes the app an opened frame once the offering app took the streams (or a failed frame
+    /// saying why, and exits 1), then relays until both directions finished (exit 0) or either
+    /// ended without finishing (exit 1).
+    func streams() throws -> Int32 {
+        let local = ContinuationChannel.standardInput()
+        func failed(_ reason: String) -> Int32 {
+            try? local.write(.failed(reason))
+            Output.error("nearby streams: \(reason)")
+            return 1
+        }
+        guard let app = command[.app], let process = command[.process].flatMap(Int32.init), let time = command[.madeCurrent].flatMap(Double.init) else {
+            throw UsageError("streams needs --app, --process and --made-current (the offer's)", verb: "streams")
+        }
+        let offer = ActivityOffer(activityType: "-", bundleIdentifier: app, userInfo: .dictionary([:]), madeCurrent: time, processIdentifier: process)
+        let target: SendTarget
+        do { target = try resolveTarget(command.operands[0]) } catch { return failed("\(error)") }
+        let root = self.root
+        let outcome: String? = AsyncBridge.run {
+            do {
+                try await ContinuationClient(root: root).relayStreams(of: offer, on: target, local: local) { try local.write(.opened) }
+                return nil
+            } catch { return "\(error)" }
+        }
+        guard let outcome else { return 0 }
+        return failed(outcome)
     }
 
     /// Prints one device's offers: a line each (or a JSON event).

@@ -3,13 +3,15 @@ import Handoff
 import Nearby
 import PropertyLists
 import Synchronization
+import SystemCalls
 import TestHelpers
 import Testing
 
 /// Handoff between devices, the receiver's side (docs/handoff.md): a paired device watching this
 /// device's activities gets each offer as it is made and withdrawn, byte-identical; a device this
-/// one has not paired is refused and told nothing. (Across network namespaces with real
-/// processes, and the figures: not built yet.)
+/// one has not paired is refused and told nothing; a paired device that continued an activity
+/// tells the offering app, and carries continuation streams to it both ways, each side's end (or
+/// death) reaching the other. (Across network namespaces with real processes: HandoffLabTests.)
 @Suite(.serialized) struct ActivityWatchTests {
     typealias Device = TransferTests.Device
     /// Its own thread: on the shared one, a test of another suite that blocks it stalled this
@@ -58,6 +60,111 @@ import Testing
                 try await ActivityWatcher(root: c.root).watch(SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)) { _ in false }
             }
             #expect(await eventually(10) { events.refusals == 1 })
+        }
+    }
+
+    @Test func theOfferingAppIsToldAndGetsStreamsThatEndOrBreakOnBothSides() async throws {
+        let a = try Device(), b = try Device(), c = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        try c.pair(with: a, as: "a")
+        let board = CurrentActivities(root: a.root.path)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        // The offering app: its endpoint records what reaches it and answers each stream by
+        // echoing it back doubled, then closing its side.
+        let told = Mutex<[Double]>([])
+        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+            switch request {
+            case .continued(let time): told.withLock { $0.append(time) }
+            case .streams(_, let channel):
+                var received: [UInt8] = []
+                while case .data(let bytes)? = try? channel.read() { received += bytes }
+                try? channel.write(.data(received + received))
+                try? channel.write(.finished)
+                channel.close()
+            }
+        }
+        defer { endpoint.close() }
+        let offer = ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts", userInfo: .dictionary([:]),
+                                  supportsContinuationStreams: true, processIdentifier: pid)
+        let publication = try board.publish(offer)
+        defer { publication.withdraw() }
+        try await TransferTests.withReceiver(a, executor: Self.executor) { port, events in
+            let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
+            try await ContinuationClient(root: b.root).tellContinued(offer, on: target)
+            #expect(told.withLock { $0 } == [offer.madeCurrent])
+            // An activity no longer offered (another time) is refused, and the app is not told.
+            var stale = offer
+            stale.madeCurrent += 1
+            let staleRefusal = await #expect(throws: NearbyError.self) { try await ContinuationClient(root: b.root).tellContinued(stale, on: target) }
+            #expect("\(staleRefusal.map { "\($0)" } ?? "")".contains("com.example.contacts no longer offers that activity"), "\(String(describing: staleRefusal))")
+            #expect(told.withLock { $0 }.count == 1)
+
+            // Streams: the continuing app's end is a local socket pair, as the helper has it.
+            let (app, helper) = try StreamSocket.pair()
+            let appSide = ContinuationChannel(app)
+            let relay = Task(executorPreference: Self.executor) {
+                try await ContinuationClient(root: b.root).relayStreams(of: offer, on: target, local: ContinuationChannel(helper)) {}
+            }
+            let payload = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let (back, ended) = try await TestSupport.offPool {
+                try appSide.write(.data(Array(payload[..<100_000])))
+                try appSide.write(.data(Array(payload[100_000...])))
+                try appSide.write(.finished)
+                var back: [UInt8] = []
+                while let frame = try appSide.read() {
+                    if case .data(let bytes) = frame { back += bytes }
+                    if frame == .finished { return (back, true) }
+                }
+                return (back, false)
+            }
+            #expect(ended && back == payload + payload, "\(back.count) bytes back; the receiver: \(events.all)")
+            try await relay.value
+
+            // An app that supports no streams is refused; so is a device A has not paired.
+            var plain = offer
+            plain.supportsContinuationStreams = false
+            let noStreams = try board.publish(plain, replacing: publication)
+            defer { noStreams.withdraw() }
+            let (other, otherHelper) = try StreamSocket.pair()
+            _ = other
+            let streamsRefusal = await #expect(throws: NearbyError.self) {
+                try await ContinuationClient(root: b.root).relayStreams(of: plain, on: target, local: ContinuationChannel(otherHelper)) {}
+            }
+            #expect("\(streamsRefusal.map { "\($0)" } ?? "")".contains("does not support continuation streams"), "\(String(describing: streamsRefusal))")
+            await #expect(throws: NearbyError.self) { try await ContinuationClient(root: c.root).tellContinued(plain, on: target) }
+        }
+    }
+
+    @Test func anAppThatDiesMidStreamEndsTheOtherSideWithAnError() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let board = CurrentActivities(root: a.root.path)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        // The offering app reads one frame, then its connection goes without a finished frame.
+        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+            guard case .streams(_, let channel) = request else { return }
+            _ = try? channel.read()
+            channel.close()
+        }
+        defer { endpoint.close() }
+        let offer = ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts", userInfo: .dictionary([:]),
+                                  supportsContinuationStreams: true, processIdentifier: pid)
+        let publication = try board.publish(offer)
+        defer { publication.withdraw() }
+        try await TransferTests.withReceiver(a, executor: Self.executor) { port, _ in
+            let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
+            let (app, helper) = try StreamSocket.pair()
+            let appSide = ContinuationChannel(app)
+            let relay = Task(executorPreference: Self.executor) {
+                try await ContinuationClient(root: b.root).relayStreams(of: offer, on: target, local: ContinuationChannel(helper)) {}
+            }
+            // The continuing app reads the end of its connection, with no finished frame: an error.
+            let after = try await TestSupport.offPool {
+                try appSide.write(.data([1, 2, 3]))
+                return try appSide.read()
+            }
+            #expect(after == nil)
+            await #expect(throws: NearbyError.self) { try await relay.value }
         }
     }
 }

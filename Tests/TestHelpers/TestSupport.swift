@@ -109,6 +109,14 @@ public enum TestSupport {
         }
     }
 
+    /// Runs blocking work (an app's stream reads and writes) from an async test on a thread of
+    /// its own, for the reason ``runOffPool(_:_:stdin:environment:)`` gives.
+    public static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// Writes `bytes` to `url` through a descriptor opened close-on-exec. Foundation's
     /// `Data.write(to:)` opens without `O_CLOEXEC`, so a process another test starts meanwhile
     /// keeps the file open for writing, and the receiver (rightly) defers it as still being

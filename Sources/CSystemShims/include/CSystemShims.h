@@ -109,4 +109,7 @@ long di_recv_with_interface(int fd, void *buffer, unsigned long length, struct s
 long di_send_on_interface(int fd, const void *buffer, unsigned long length, const struct sockaddr *to,
                           unsigned int to_length, unsigned int interface);
 #include "SharedMemoryShims.h"
+/// accept4 with SOCK_CLOEXEC (a _GNU_SOURCE function Glibc's module does not export).
+int di_accept_cloexec(int socket);
+
 #endif

@@ -147,9 +147,21 @@ public final class NearbyReceiver: Sendable {
                 let first = try await frames.next()
                 guard let first, let peer = check.fingerprint else { return }
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
-                if first.kind == .message, case .watchActivities = try IncomingSession.message(first) {
-                    try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
-                    return
+                if first.kind == .message {
+                    let relay = ActivityRelay(root: configuration.root.path, paired: paired)
+                    switch try IncomingSession.message(first) {
+                    case .watchActivities:
+                        try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
+                        return
+                    case .continued(let bundle, let process, let madeCurrent):
+                        try await relay.continued(bundle: bundle, process: process, madeCurrent: madeCurrent, outbound)
+                        return
+                    case .openStreams(let bundle, let process, let madeCurrent):
+                        try await relay.openStreams(bundle: bundle, process: process, madeCurrent: madeCurrent, &frames, outbound,
+                                                    remoteChannel: connection.channel)
+                        return
+                    default: break
+                    }
                 }
                 var replay = ReplayFirst(first: first, rest: frames)
                 let session = IncomingSession(configuration: configuration, peer: peer, paired: paired, prompt: prompt, events: events,

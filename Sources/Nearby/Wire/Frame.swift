@@ -12,8 +12,11 @@ public struct Frame: Sendable, Equatable {
     public enum Kind: UInt8, Sendable {
         /// A ``SessionMessage`` as a binary property list.
         case message = 1
-        /// Bytes of the item being uploaded.
+        /// Bytes of the item being uploaded, or of a continuation stream.
         case data = 2
+        /// The end of one direction of a continuation stream (no payload): Handoff's
+        /// `ContinuationFrame.Kind.finished`, so that it passes between the app and the network as is.
+        case finished = 3
     }
 
     /// The largest message: an ask for ``Limits/maximumItems`` items with long names fits.

@@ -89,6 +89,9 @@ import NIOEmbedded
             ("activities", .activities([ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts",
                                                       title: "Contacts", userInfo: .dictionary(["count": .integer(2)]), madeCurrent: 12.5,
                                                       processIdentifier: 4242).encoded(), [1, 2, 3]])),
+            ("continued", .continued(bundle: "com.example.contacts", process: 4242, madeCurrent: 12.5)),
+            ("open-streams", .openStreams(bundle: "com.example.contacts", process: 4242, madeCurrent: 12.5)),
+            ("acknowledged", .acknowledged),
             ("ask-most-items", .ask(senderName: "Ann's laptop", senderApp: "com.example.sender", targetApp: nil,
                                     transfer: [UInt8](repeating: 3, count: 16),
                                     items: (0..<SessionMessage.maximumItems).map { i in

@@ -23,22 +23,24 @@ _nearby() {
         --airdrop-port) return ;;
         --code) return ;;
         --type) return ;;
+        --process) return ;;
+        --made-current) return ;;
     esac
     verb=""
     for ((i = 1; i < COMP_CWORD; i++)); do
-        case " identity list status send receive pair activities continue unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
+        case " identity list status send receive pair activities continue streams unpair " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
     done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --watch --type --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --watch --type --help -h --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --watch --type --process --made-current --help -h --version${verb:+ }${verb:-}" -- "$cur"))
+        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --json --rotate --timeout --interface --no-discovery --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --mode --minutes --auto-accept --listen --port --downloads --no-launch --localsend-port --airdrop-port --wait --show-code --code --watch --type --process --made-current --help -h --version" -- "$cur"))
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then
         case "$verb" in
         esac
     fi
-    if [[ -z "$verb" && -n "identity list status send receive pair activities continue unpair" ]]; then
-        COMPREPLY=($(compgen -W "identity list status send receive pair activities continue unpair" -- "$cur"))
+    if [[ -z "$verb" && -n "identity list status send receive pair activities continue streams unpair" ]]; then
+        COMPREPLY=($(compgen -W "identity list status send receive pair activities continue streams unpair" -- "$cur"))
         
         return
     fi

@@ -7,6 +7,7 @@ complete -c nearby -f -n '__fish_use_subcommand' -a receive -d 'receive until st
 complete -c nearby -f -n '__fish_use_subcommand' -a pair -d 'pair with a device: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
 complete -c nearby -f -n '__fish_use_subcommand' -a activities -d 'the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device\'s name, or HOST:PORT)'
 complete -c nearby -f -n '__fish_use_subcommand' -a continue -d 'continue here the activity a paired device offers (Handoff): its newest, or --type\'s; in the app here that declares the type, else its web page in the browser'
+complete -c nearby -f -n '__fish_use_subcommand' -a streams -d 'carry a continuation stream between the app that continued an activity here and the app that offered it on DEVICE (started by NSUserActivity.getContinuationStreams; its standard input and output are one socket to that app)'
 complete -c nearby -f -n '__fish_use_subcommand' -a unpair -d 'forget a paired device (its certificate is refused from then on)'
 complete -c nearby -l root -r -x -a '(__fish_complete_directories)' -d 'the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)'
 complete -c nearby -l help -s h -d 'show this help (also: help [VERB])'
@@ -69,6 +70,12 @@ complete -c nearby -n '__fish_seen_subcommand_from continue' -l timeout -x -d 'l
 complete -c nearby -n '__fish_seen_subcommand_from continue' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from continue' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from continue' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l app -x -d 'the offering app'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l process -x -d 'the offering app\'s process on DEVICE'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l made-current -x -d 'when the activity was made current there (as the offer says)'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l fingerprint -x -d 'the certificate the device at HOST:PORT must present (else any paired device\'s)'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
+complete -c nearby -n '__fish_seen_subcommand_from streams' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n 'not __fish_use_subcommand' -F
 function ___nearby_apps

@@ -11,6 +11,7 @@ _nearby() {
         'pair:pair with a device\: compare six digits on both screens (--wait there, DEVICE here), or type the code it shows (--show-code there, DEVICE --code here)'
         'activities:the activities paired devices offer for Handoff\: each paired device in reach, or DEVICE (a paired device'\''s name, or HOST\:PORT)'
         'continue:continue here the activity a paired device offers (Handoff)\: its newest, or --type'\''s; in the app here that declares the type, else its web page in the browser'
+        'streams:carry a continuation stream between the app that continued an activity here and the app that offered it on DEVICE (started by NSUserActivity.getContinuationStreams; its standard input and output are one socket to that app)'
         'unpair:forget a paired device (its certificate is refused from then on)'
     )
     local state
@@ -44,6 +45,8 @@ _nearby() {
     '--code[the code the other device shows]:CODE: ' \
     '--watch[keep watching\: print a device'\''s offers again each time they change]' \
     '--type[the activity type to continue (else the device'\''s current activity)]:TYPE: ' \
+    '--process[the offering app'\''s process on DEVICE]:N: ' \
+    '--made-current[when the activity was made current there (as the offer says)]:SECONDS: ' \
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '1: :->verb' '*:file:_files'

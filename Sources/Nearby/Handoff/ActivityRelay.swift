@@ -1,0 +1,64 @@
+import Handoff
+import NIOCore
+
+/// The receiver's side of a paired device continuing one of this device's activities: it tells
+/// the offering app (``SessionMessage/continued(bundle:process:madeCurrent:)``), or connects the
+/// continuing app's streams to it (``SessionMessage/openStreams(bundle:process:madeCurrent:)``).
+/// The activity must still be offered, by that process, made current at that time, and for
+/// streams it must support them; only paired devices are served, as for ``ActivityWatch``.
+struct ActivityRelay {
+    let root: String
+    let paired: PairedDevice?
+
+    /// The live offer a request names, or why there is none.
+    func offer(bundle: String, process: Int32, madeCurrent: Double) -> Result<ActivityOffer, NearbyError> {
+        guard paired != nil else { return .failure(.declined("this device offers its activities to paired devices only")) }
+        guard let offer = CurrentActivities(root: root).live().first(where: {
+            $0.bundleIdentifier == bundle && $0.processIdentifier == process && $0.madeCurrent == madeCurrent
+        }) else { return .failure(.declined("\(bundle) no longer offers that activity")) }
+        return .success(offer)
+    }
+
+    /// Tells the offering app that its activity was continued, then acknowledges.
+    func continued(bundle: String, process: Int32, madeCurrent: Double, _ outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws {
+        switch offer(bundle: bundle, process: process, madeCurrent: madeCurrent) {
+        case .failure(let error): try await outbound.write(SessionMessage.refused("\(error)").frame)
+        case .success:
+            do {
+                let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: process, sending: .continued(madeCurrent: madeCurrent))
+                channel.close()
+                try await outbound.write(SessionMessage.acknowledged.frame)
+            } catch {
+                try await outbound.write(SessionMessage.refused("\(error)").frame)
+            }
+        }
+    }
+
+    /// Connects the streams to the offering app, acknowledges, and relays until both directions
+    /// finished (``StreamRelay``).
+    func openStreams(bundle: String, process: Int32, madeCurrent: Double, _ inbound: inout some FrameSource,
+                     _ outbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel) async throws {
+        let offer: ActivityOffer
+        switch self.offer(bundle: bundle, process: process, madeCurrent: madeCurrent) {
+        case .failure(let error):
+            try await outbound.write(SessionMessage.refused("\(error)").frame)
+            return
+        case .success(let found): offer = found
+        }
+        guard offer.supportsContinuationStreams else {
+            try await outbound.write(SessionMessage.refused("\(offer.activityType) does not support continuation streams").frame)
+            return
+        }
+        let descriptor: CInt
+        do {
+            let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: process, sending: .streams(madeCurrent: madeCurrent))
+            descriptor = try channel.handOffDescriptor()
+        } catch {
+            try await outbound.write(SessionMessage.refused("\(error)").frame)
+            return
+        }
+        let local = try await StreamRelay.local(descriptor)
+        try await outbound.write(SessionMessage.acknowledged.frame)
+        try await StreamRelay.run(remote: &inbound, remoteOutbound: outbound, remoteChannel: remoteChannel, local: local)
+    }
+}

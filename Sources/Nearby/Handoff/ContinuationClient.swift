@@ -1,0 +1,68 @@
+import AppRegistry
+import Handoff
+import NIOCore
+import NIOSSL
+
+/// The continuing device's side of Handoff after the activity reached an app here: telling the
+/// offering device that its activity was continued, and carrying the continuing app's streams to
+/// the offering app (`nearby streams`, which `NSUserActivity.getContinuationStreams` starts).
+/// Both over the pinned connection to a paired device, as ``ActivityWatcher``'s watch.
+public struct ContinuationClient: Sendable {
+    /// This device's root (identity, pins).
+    public var root: DeviceRoot
+    /// Seconds to wait for the connection.
+    public var connectTimeout: Double = 10
+    /// Seconds a stream may stay silent before the connection is taken for dead.
+    public var idleTimeout: Double = 300
+
+    /// A client on `root`.
+    public init(root: DeviceRoot) { self.root = root }
+
+    /// Tells `target` that its `offer` was continued here; throws why not (the activity is no
+    /// longer offered, the app cannot be reached).
+    public func tellContinued(_ offer: ActivityOffer, on target: SendTarget) async throws {
+        try await exchange(.continued(bundle: offer.bundleIdentifier, process: offer.processIdentifier, madeCurrent: offer.madeCurrent), with: target) { _, _, _ in }
+    }
+
+    /// Opens streams to the app that offered `offer` on `target` and relays them to and from the
+    /// local socket `local` (the continuing app's end; taken and closed) until both directions
+    /// finished. `opened` runs once the offering app took the streams, before any byte is relayed.
+    public func relayStreams(of offer: ActivityOffer, on target: SendTarget, local: ContinuationChannel,
+                             opened: @escaping @Sendable () throws -> Void) async throws {
+        // However it ends, the app's end sees it: its descriptor may live on elsewhere (a dup).
+        defer { local.close() }
+        try await exchange(.openStreams(bundle: offer.bundleIdentifier, process: offer.processIdentifier, madeCurrent: offer.madeCurrent),
+                           with: target) { frames, outbound, channel in
+            try opened()
+            let descriptor: CInt
+            do { descriptor = try local.handOffDescriptor() } catch { throw NearbyError.connection("\(error)") }
+            let localChannel = try await StreamRelay.local(descriptor)
+            try await StreamRelay.run(remote: &frames, remoteOutbound: outbound, remoteChannel: channel, local: localChannel)
+        }
+    }
+
+    /// Sends `message`, waits for ``SessionMessage/acknowledged``, then runs `then`.
+    private func exchange(_ message: SessionMessage, with target: SendTarget,
+                          then: (inout NIOAsyncChannelInboundStream<Frame>.AsyncIterator, NIOAsyncChannelOutboundWriter<Frame>, any Channel) async throws -> Void) async throws {
+        let (channel, check) = try await Connection.connect(from: root, to: target, timeout: connectTimeout, idle: idleTimeout)
+        let expected = target.expected
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                var frames = inbound.makeAsyncIterator()
+                do { try await outbound.write(message.frame) } catch {
+                    _ = try await frames.next()
+                    throw error
+                }
+                guard let frame = try await frames.next() else { throw NearbyError.connection("\(target.address) closed the connection") }
+                switch try NearbySender.message(frame) {
+                case .acknowledged: try await then(&frames, outbound, channel.channel)
+                case .refused(let why): throw NearbyError.declined(why)
+                default: throw NearbyError.protocolViolation("expected \(target.address) to acknowledge")
+                }
+            }
+        } catch let error where error is NIOSSLError || error is BoringSSLError {
+            if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: expected, got: seen) }
+            throw NearbyError.declined("\(target.address) refused this device in the TLS handshake: it is not paired there (nearby pair)")
+        }
+    }
+}
