@@ -320,6 +320,12 @@ let supportTargets: [Target] = [
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Samples/Programs/PersonViewer"
         ),
+        // Seed 002's contacts manager on InterchangeKit (Samples/Apps/Contacts.app runs it).
+        .executableTarget(
+            name: "Contacts",
+            dependencies: ["InterchangeKit"],
+            path: "Samples/Programs/Contacts"
+        ),
         // Runnable clients of the app-side library (Examples/README.md).
         .executableTarget(name: "OpenURLExample", dependencies: ["AppInterchange"], path: "Examples/OpenURL"),
         .executableTarget(name: "ListenExample", dependencies: ["AppInterchange"], path: "Examples/Listen"),

@@ -103,9 +103,9 @@ open class NSUserActivity: @unchecked Sendable {
     /// Streams to the app that offered this activity on the device it came from (for an
     /// activity continued here whose ``supportsContinuationStreams`` is true): the handler gets
     /// them once that app took them (its delegate's `userActivity(_:didReceive:outputStream:)`),
-    /// or an error saying why not, on a thread of its own. The streams travel through a helper,
+    /// or an error saying why not, on a thread of its own (`@Sendable`, as Apple's SDK declares it). The streams travel through a helper,
     /// `nearby streams`, over the pinned connection to the paired device.
-    open func getContinuationStreams(completionHandler: @escaping (InputStream?, OutputStream?, (any Error)?) -> Void) {
+    open func getContinuationStreams(completionHandler: @escaping @Sendable (InputStream?, OutputStream?, (any Error)?) -> Void) {
         func fail(_ reason: String) {
             completionHandler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: reason]))
         }
@@ -113,8 +113,7 @@ open class NSUserActivity: @unchecked Sendable {
         guard supportsContinuationStreams else { return fail("\(activityType) does not support continuation streams") }
         let opened: ContinuationStreamPair
         do { opened = try ContinuationHelper.open(continuation) } catch { return fail("\(error)") }
-        // The handler is not Sendable (Foundation's signature): handed to the one thread that calls it.
-        nonisolated(unsafe) let handler = completionHandler
+        let handler = completionHandler
         do {
             try BackgroundThread.start {
                 switch opened.awaitOpened() {

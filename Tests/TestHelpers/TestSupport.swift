@@ -151,7 +151,7 @@ public enum TestSupport {
         try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
         for generated in ["Containers", "Preferences", "Pasteboards", "Nearby"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(generated)) }
         // The sample programs, put into their bundles as scripts/install-samples does.
-        for (program, name) in [("PersonEditor", "person-editor"), ("PersonViewer", "person-viewer")] {
+        for (program, name) in [("PersonEditor", "person-editor"), ("PersonViewer", "person-viewer"), ("Contacts", "contacts")] {
             let bin = root.appendingPathComponent("Apps/\(program).app/bin")
             try? FileManager.default.removeItem(at: bin)
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)

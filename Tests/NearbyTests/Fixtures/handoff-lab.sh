@@ -3,7 +3,8 @@
 # h1 (device A) and h2 (device B) pair with a one-time code; A's receiver runs in paired mode; an
 # app on A (handoff-probe, as com.example.notes) makes an activity current and resigns it ROUNDS
 # times while B watches (`nearby activities --watch`, A found by discovery), each change timed
-# from the command to B's line; then the app is killed with SIGKILL while current. h3 (device C,
+# from the command to B's line; then the app is killed with SIGKILL while current. Then seed 002's
+# contacts list: B continues it and receives the list over continuation streams. h3 (device C,
 # not paired) asks A for its activities and is refused. tcpdump on the lab's switch captures
 # everything: no byte of the activity (its type, title, userInfo) may cross in the clear.
 # Prints key=value lines for HandoffLabTests.
@@ -88,6 +89,29 @@ done
 n=$(wait_lines); t0=$(now); kill -9 "$PROBE_PID"
 t1=$(seen_after "$n" none) && echo "killed_withdrawn_ms=$(( (t1 - t0) / 1000000 ))" || echo "killed_withdrawn_ms=never"
 exec 7>&-
+
+# Seed 002: A's contacts list is current (the Contacts sample, 2000 contacts); B continues it:
+# `nearby continue` launches B's Contacts, which asks for continuation streams and receives the
+# whole list archived; A's app is told it was continued and streams it. B's app finds the
+# `nearby` helper on its PATH.
+mkfifo "$WORK/contacts.in"
+(cd "$WORK" && DI_BUNDLE_IDENTIFIER=com.example.contacts DOCUMENT_INTERCHANGE_ROOT="$WORK/A" bg_at h1 "$WORK/A/Apps/Contacts.app/bin/contacts" publish 2000) \
+  < "$WORK/contacts.in" > "$WORK/contacts-a.out" 2> "$WORK/contacts-a.err" &
+pids+=($!)
+exec 8>"$WORK/contacts.in"
+wait_for "$WORK/contacts-a.out" 'current'
+lab exec h2 env PATH="$(dirname "$NEARBY"):$PATH" "$NEARBY" continue h1 --type com.example.contacts.list-contacts --root "$WORK/B" \
+  --interface eth0 --timeout 10 --json > "$WORK/continue.out" 2> "$WORK/continue.err" && st=0 || st=$?
+echo "continue_status=$st"
+echo "continue_event=$(grep '"continued"' "$WORK/continue.out" | head -1)"
+B_LOG="$WORK/B/Containers/com.example.contacts/Library/launch.log" A_LOG="$WORK/A/Containers/com.example.contacts/Library/launch.log"
+wait_for "$B_LOG" 'Contacts: received\|Contacts: no streams\|ended with an error' 600 || true
+wait_for "$A_LOG" 'Contacts: streamed' 200 || true
+echo "b_received=$(grep -o 'received [0-9]* contacts ([0-9]* bytes), the first [A-Za-z0-9 ]*' "$B_LOG" 2>/dev/null | head -1)"
+echo "b_problem=$(grep -e 'no streams' -e 'ended with an error' -e 'did not unarchive' "$B_LOG" 2>/dev/null | head -1)"
+echo "a_told=$(grep -c 'was continued on another device' "$A_LOG" 2>/dev/null || true)"
+echo "a_streamed=$(grep -o 'streamed [0-9]* contacts ([0-9]* bytes); the other device answered [a-z ]*' "$A_LOG" 2>/dev/null | head -1)"
+exec 8>&-
 
 # C, not paired with A, asks for A's activities by address and A's fingerprint.
 FP_A=$(lab exec h1 "$NEARBY" identity --root "$WORK/A" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["fingerprint"])')
