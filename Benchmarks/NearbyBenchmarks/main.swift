@@ -13,11 +13,14 @@
 //   airdrop     OpenDrop 0.13 both ways: 20 of 20 each way, `opendrop find` lists us ≤ 600 ms p90,
 //               100 MB never slower than OpenDrop to itself
 //   handoff     an activity made current on A is in paired B's `nearby activities --watch` ≤ 1 s
-//               p90, withdrawn ≤ 1 s p90; an unpaired host learns nothing (needs the handoff-probe
-//               product: swift build -c release --product handoff-probe)
+//               p90, withdrawn ≤ 1 s p90; an unpaired host learns nothing; seed 002's contact list
+//               continued over streams (needs the handoff-probe and Contacts products:
+//               swift build -c release --product handoff-probe; … --product Contacts)
+//   streams     continuation streams carrying SIZE MiB each way at once against `nearby send` of
+//               SIZE MiB, on the same tbf 1 Gbit/s link (each direction), in turn: ≥ nearby's rate
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
-//       [--airdrop ROUNDS] [--handoff ROUNDS]    (0 skips a section)
+//       [--airdrop ROUNDS] [--handoff ROUNDS] [--streams ROUNDS]    (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
 import Foundation
@@ -32,6 +35,7 @@ let interruptions = Bench.option("--resume", 0)
 let localSendRounds = Bench.option("--localsend", 20)
 let airDropRounds = Bench.option("--airdrop", 20)
 let handoffRounds = Bench.option("--handoff", 20)
+let streamRounds = Bench.option("--streams", 3)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let package = here.deletingLastPathComponent().deletingLastPathComponent()
 let nearby = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nearby").path
@@ -174,8 +178,13 @@ if handoffRounds > 0 {
     guard FileManager.default.isExecutableFile(atPath: probe) else {
         print("no \(probe): swift build -c release --product handoff-probe"); exit(1)
     }
+    let contacts = URL(fileURLWithPath: nearby).deletingLastPathComponent().appendingPathComponent("Contacts").path
+    guard FileManager.default.isExecutableFile(atPath: contacts) else {
+        print("no \(contacts): swift build -c release --product Contacts"); exit(1)
+    }
     let root = work.appendingPathComponent("handoff")
-    _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' '\(root.path)'/$d && rm -f '\(root.path)'/$d/registry.bin; done")
+    _ = Bench.shell("mkdir -p '\(root.path)' && for d in A B C; do cp -r '\(work.path)/Samples' '\(root.path)'/$d && rm -f '\(root.path)'/$d/registry.bin"
+                    + " && mkdir -p '\(root.path)'/$d/Apps/Contacts.app/bin && ln -sfn '\(contacts)' '\(root.path)'/$d/Apps/Contacts.app/bin/contacts; done")
     let fixture = package.appendingPathComponent("Tests/NearbyTests/Fixtures/handoff-lab.sh").path
     let v = facts(Bench.shell("LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0} bash '\(fixture)' '\(nearby)' '\(probe)' '\(lab)' '\(root.path)' \(handoffRounds)"),
                   of: "handoff-lab.sh")
@@ -184,4 +193,23 @@ if handoffRounds > 0 {
     print("withdrawn: \(s("withdraw_seen")) of \(handoffRounds) seen, p50 \(s("withdraw_p50_ms")) ms, p90 \(s("withdraw_p90_ms")) ms; after SIGKILL \(s("killed_withdrawn_ms")) ms")
     print("unpaired host: exit \(s("unpaired_status")), refused \(s("unpaired_refused")), saw the offer \(s("unpaired_saw_offer")); "
           + "activity bytes in the switch's capture \(s("capture_markers")) (of \(s("capture_packets")) packets); fence \(s("fence"))")
+    print("seed 002: continue exit \(s("continue_status")); B \(s("b_received")); A told \(s("a_told")) time(s), \(s("a_streamed"))")
+}
+
+if streamRounds > 0 {
+    print("continuation streams vs nearby send, \(size) MiB (streams: each way at once), link \(rate == "none" ? "unlimited veth" : "tbf 1 Gbit/s each way"), \(streamRounds) rounds in turn")
+    let probe = URL(fileURLWithPath: nearby).deletingLastPathComponent().appendingPathComponent("handoff-probe").path
+    guard FileManager.default.isExecutableFile(atPath: probe) else {
+        print("no \(probe): swift build -c release --product handoff-probe"); exit(1)
+    }
+    let v = labRun("lab-streams.sh", "\(size) \(rate) \(streamRounds)", environment: "PROBE='\(probe)' LAB=${LAB:-dhs} LAB_NET=${LAB_NET:-10.227.0}")
+    let ours = numbers(v, "nearby_MBps"), streams = numbers(v, "stream_MBps"), whole = numbers(v, "stream_process_MBps")
+    let intact = zip(v["nearby_intact"] ?? [], v["stream_intact"] ?? []).map { $0 == "1" && $1 == "1" }
+    for i in ours.indices where i < streams.count {
+        print(String(format: "round %d: nearby send %.1f MB/s; streams %.1f MB/s each way (%.1f MB/s for the whole continuing process), ratio %.2f×; intact %@",
+                     i + 1, ours[i], streams[i], i < whole.count ? whole[i] : .nan, streams[i] / ours[i], i < intact.count && intact[i] ? "yes" : "NO"))
+    }
+    let ratios = zip(streams, ours).map { $0 / $1 }
+    print(String(format: "median: nearby %.1f MB/s, streams %.1f MB/s each way; ratio min %.2f×, median %.2f× (issue: ≥ 1×); fence %@",
+                 Bench.median(ours), Bench.median(streams), ratios.min() ?? .nan, Bench.median(ratios), v["fence"]?.last ?? "?"))
 }
