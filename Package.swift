@@ -548,7 +548,7 @@ let testTargets: [Target] = [
         // The openin tool as a user runs it: the sheet on terminals, the desktop dialog, delivery.
         .testTarget(
             name: "NearbyTests",
-            dependencies: ["Nearby", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls",
+            dependencies: ["Nearby", "AppInterchange", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Crypto", package: "swift-crypto")],

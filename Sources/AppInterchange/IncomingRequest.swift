@@ -23,6 +23,13 @@ public struct IncomingActivity: Sendable {
     public var originDevice: String
     /// When the user continued it here (seconds since 1970).
     public var time: Double?
+
+    /// An activity `originDevice` (a paired device's name, or its `HOST:PORT`) offered.
+    public init(offer: ActivityOffer, originDevice: String, time: Double? = nil) {
+        self.offer = offer
+        self.originDevice = originDevice
+        self.time = time
+    }
 }
 
 /// A URL opened for the app (`application(_:open:options:)`).

@@ -115,26 +115,6 @@ final class ContinuationStreamPair: Sendable {
         self.ended = ended
     }
 
-    /// Waits for the helper's first frame: the streams are open, or why not.
-    func awaitOpened() -> Result<Void, HandoffError> {
-        do {
-            switch try channel.read() {
-            case .opened?: return .success(())
-            case .failed(let reason)?: return .failure(.streams(reason))
-            case nil: return .failure(.streams("the helper (nearby streams) ended without a word"))
-            case let other?: return .failure(.streams("the helper sent a \(other.kind) frame first"))
-            }
-        } catch {
-            return .failure(.streams("\(error)"))
-        }
-    }
-
-    /// Gives up on streams that never opened: the connection closes and the helper is reaped.
-    func abandon() {
-        channel.close()
-        ended()
-    }
-
     /// The streams over the channel.
     func streams() -> (InputStream, OutputStream) {
         (ContinuationInputStream(channel, pair: self), ContinuationOutputStream(channel, pair: self))

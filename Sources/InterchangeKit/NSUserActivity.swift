@@ -111,18 +111,18 @@ open class NSUserActivity: @unchecked Sendable {
         }
         guard let continuation else { return fail("\(activityType) was not continued from another device: there is nothing to stream to") }
         guard supportsContinuationStreams else { return fail("\(activityType) does not support continuation streams") }
-        let opened: ContinuationStreamPair
-        do { opened = try ContinuationHelper.open(continuation) } catch { return fail("\(error)") }
+        let started: ContinuationHelper.Started
+        do { started = try ContinuationHelper.start(for: continuation, root: try CurrentApp.app.get().root.path) } catch { return fail("\(error)") }
         let handler = completionHandler
         do {
             try BackgroundThread.start {
-                switch opened.awaitOpened() {
-                case .success:
-                    let (input, output) = opened.streams()
+                do {
+                    try started.awaitOpened()
+                    let (input, output) = ContinuationStreamPair(started.channel) { started.end() }.streams()
                     handler(input, output, nil)
-                case .failure(let reason):
-                    opened.abandon()
-                    handler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: reason.description]))
+                } catch {
+                    started.end()
+                    handler(nil, nil, NSError(domain: NSCocoaErrorDomain, code: 4609, userInfo: [NSLocalizedDescriptionKey: "\(error)"]))
                 }
             }
         } catch { fail("\(error)") }

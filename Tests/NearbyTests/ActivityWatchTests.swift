@@ -1,4 +1,5 @@
 import Foundation
+import AppInterchange
 import Handoff
 import Nearby
 import PropertyLists
@@ -165,6 +166,51 @@ import Testing
             }
             #expect(after == nil)
             await #expect(throws: NearbyError.self) { try await relay.value }
+        }
+    }
+
+    /// The same streams as Swift concurrency sees them (AppInterchange): the continuing app, a
+    /// real InterchangeApp on B, opens them through the real `nearby streams` helper.
+    @Test func anAppOpensStreamsAsAnAsyncSequenceAndAWriter() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let board = CurrentActivities(root: a.root.path)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+            guard case .streams(_, let channel) = request else { return }
+            var received: [UInt8] = []
+            while case .data(let bytes)? = try? channel.read() { received += bytes }
+            try? channel.write(.data(received.reversed()))
+            try? channel.write(.finished)
+            channel.close()
+        }
+        defer { endpoint.close() }
+        let offer = ActivityOffer(activityType: "com.example.notes.editing", bundleIdentifier: "com.example.notes", userInfo: .dictionary([:]),
+                                  supportsContinuationStreams: true, processIdentifier: pid)
+        let publication = try board.publish(offer)
+        defer { publication.withdraw() }
+        // The helper is found on PATH, as an installed nearby is.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        if !path.split(separator: ":").contains(Substring(TestSupport.productsDirectory.path)) {
+            setenv("PATH", TestSupport.productsDirectory.path + ":" + path, 1)
+        }
+        try await TransferTests.withReceiver(a, executor: Self.executor) { port, _ in
+            let app = try InterchangeApp(bundleIdentifier: "com.example.notes", root: b.root)
+            let streams = try await app.openStreams(for: IncomingActivity(offer: offer, originDevice: "127.0.0.1:\(port)"))
+            defer { streams.close() }
+            let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            try await streams.write(Array(payload[..<50_000]))
+            try await streams.write(Array(payload[50_000...]))
+            try await streams.finish()
+            var back: [UInt8] = []
+            for try await chunk in streams.incoming { back += chunk }
+            #expect(back == payload.reversed())
+            // An activity that supports no streams is refused before any helper starts.
+            var plain = offer
+            plain.supportsContinuationStreams = false
+            await #expect(throws: InterchangeError.activity(.streams("com.example.notes.editing does not support continuation streams"))) {
+                try await app.openStreams(for: IncomingActivity(offer: plain, originDevice: "127.0.0.1:\(port)"))
+            }
         }
     }
 }
