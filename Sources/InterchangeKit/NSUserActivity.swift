@@ -22,8 +22,12 @@ open class NSUserActivity: @unchecked Sendable {
     open var userInfo: [AnyHashable: Any]?
     /// A web page that shows the same thing, for devices without the app.
     open var webpageURL: URL?
-    /// Whether the activity may be continued on another device.
+    /// Whether the activity may be continued on another device: when false, `becomeCurrent()`
+    /// offers nothing (and withdraws this app's previous offer).
     open var isEligibleForHandoff = true
+    /// The keys of ``userInfo`` that are the least another device needs (Apple's; kept for code
+    /// that sets it: the whole `userInfo` is offered, as Handoff sends it).
+    open var requiredUserInfoKeys: Set<String>?
     /// Whether the continuing device may open streams back to this one.
     open var supportsContinuationStreams = false
     /// Whether ``userInfo`` should be refreshed through the delegate before it is sent; set while
@@ -128,6 +132,23 @@ open class NSUserActivity: @unchecked Sendable {
         } catch { fail("\(error)") }
     }
 
+    /// ``getContinuationStreams(completionHandler:)`` for Swift concurrency, as Apple's SDK names it.
+    open func continuationStreams() async throws -> (InputStream, OutputStream) {
+        /// The streams, handed from the handler's thread to the awaiting task once.
+        final class Handed: @unchecked Sendable { var streams: (InputStream, OutputStream)? }
+        let handed = Handed()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            getContinuationStreams { input, output, error in
+                guard let input, let output else {
+                    return continuation.resume(throwing: error ?? NSError(domain: NSCocoaErrorDomain, code: 4609))
+                }
+                handed.streams = (input, output)
+                continuation.resume()
+            }
+        }
+        return handed.streams!
+    }
+
     /// What reached this process for its current activity (``ContinuationEndpoint``): told to
     /// the delegate, when the request names the activity still current.
     private static func handle(_ request: ContinuationEndpoint.Request) {
@@ -151,6 +172,14 @@ open class NSUserActivity: @unchecked Sendable {
     }
 
     private func offer() {
+        guard isEligibleForHandoff else {
+            resignCurrent()
+            Self.current.withLock { current in
+                current?.publication.withdraw()
+                current = nil
+            }
+            return
+        }
         if needsSave {
             delegate?.userActivityWillSave(self)
             needsSave = false

@@ -132,4 +132,24 @@ extension InterchangeKitTests {
         // Nothing was written for any of them.
         #expect(Set((try? FileManager.default.contentsOfDirectory(atPath: requests)) ?? []) == Set(before))
     }
+
+    @Test @MainActor func anActivityNotEligibleForHandoffIsNotOfferedAndOnlyAContinuedOneHasStreams() async throws {
+        try acting(as: "com.example.appA") {
+            let list = NSUserActivity(activityType: Self.contacts)
+            list.becomeCurrent()
+            #expect(board.live().contains { $0.bundleIdentifier == "com.example.appA" })
+            let privateOne = NSUserActivity(activityType: Self.contacts)
+            privateOne.isEligibleForHandoff = false
+            privateOne.becomeCurrent()
+            // Not offered, and the app's previous offer is withdrawn: nothing of appA is offered.
+            #expect(!board.live().contains { $0.bundleIdentifier == "com.example.appA" })
+            list.invalidate()
+        }
+        // Streams only go back to where an activity came from.
+        let here = NSUserActivity(activityType: Self.contacts)
+        here.supportsContinuationStreams = true
+        let error = await #expect(throws: (any Error).self) { try await here.continuationStreams() }
+        let reason = (error as? NSError)?.localizedDescription ?? ""
+        #expect(reason.contains("was not continued from another device"), "\(reason)")
+    }
 }
