@@ -31,18 +31,9 @@ package enum Spawn {
     package static func run(_ arguments: [String], input: [UInt8] = []) throws(SystemCallError) -> Finished {
         guard let program = arguments.first else { throw SystemCallError(.spawn, errno: .invalidArgument) }
         var toChild: Pipe? = try Pipe(), fromChild: Pipe? = try Pipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = withExtendedLifetime((toChild, fromChild)) {
-            posix_spawn_file_actions_adddup2(&actions, toChild!.read.raw, 0)
-            posix_spawn_file_actions_adddup2(&actions, fromChild!.write.raw, 1)
-            return posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        let pid = try withExtendedLifetime((toChild, fromChild)) { () throws(SystemCallError) -> pid_t in
+            try start(arguments, input: toChild!.read.raw, output: fromChild!.write.raw)
         }
-        guard spawned == 0 else { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: spawned)) }
         // Our copies of the child's ends go now, so that the child sees the end of its input
         // and we see the end of its output.
         var writer: OwnedDescriptor? = input.isEmpty ? nil : toChild!.write
@@ -73,6 +64,24 @@ package enum Spawn {
         }
         writer = nil
         return Finished(status: try wait(for: pid), output: output)
+    }
+
+    /// Starts `arguments` (found on `PATH`) with `input` and `output` as its standard input and
+    /// output, which the caller keeps open until this returns. The corresponding C function is
+    /// `posix_spawnp`.
+    static func start(_ arguments: [String], input: Int32, output: Int32) throws(SystemCallError) -> pid_t {
+        guard let program = arguments.first else { throw SystemCallError(.spawn, errno: .invalidArgument) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SystemCallError(.spawn, path: program, errno: Errno(rawValue: spawned)) }
+        return pid
     }
 
     /// Waits for the child `pid` to end; its exit status (128 + N when killed by signal N). The

@@ -83,26 +83,37 @@ struct NearbyTool: Sendable {
         return 0
     }
 
+    /// An exit status a verb ends with, as an error value.
+    struct ExitStatus: Error { var code: Int32 }
+
+    /// The devices `activities` and `continue` ask: DEVICE (a paired device's name, or
+    /// `HOST:PORT`), else every paired device in reach. Reported failures become exit status 2,
+    /// and no paired device in reach 1.
+    func pairedTargets() -> Result<[(name: String, target: SendTarget)], ExitStatus> {
+        do {
+            if let device = command.operands.first { return .success([(device, try resolveTarget(device))]) }
+            let paired = try PairedDevices.load(from: folder)
+            let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
+            let targets = found.compactMap { seen in seen.paired.map { ($0.name, SendTarget(host: seen.host, port: seen.port, expected: $0.fingerprint)) } }
+            guard !targets.isEmpty else {
+                Self.report(NearbyError.connection("no paired device is in reach (nearby list)"), json: json)
+                return .failure(ExitStatus(code: 1))
+            }
+            return .success(targets)
+        } catch {
+            Self.report(error, json: json)
+            return .failure(ExitStatus(code: 2))
+        }
+    }
+
     /// `activities [DEVICE] [--watch]`: the activities each paired device in reach (or DEVICE)
     /// offers, newest first; with `--watch`, again at each change until the connections end.
     /// Exit status 0 when every device answered, 1 when no paired device is in reach, 2 on errors.
     func activities() throws -> Int32 {
-        var targets: [(name: String, target: SendTarget)] = []
-        do {
-            if let device = command.operands.first {
-                targets = [(device, try resolveTarget(device))]
-            } else {
-                let paired = try PairedDevices.load(from: folder)
-                let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
-                targets = found.compactMap { seen in seen.paired.map { ($0.name, SendTarget(host: seen.host, port: seen.port, expected: $0.fingerprint)) } }
-            }
-        } catch {
-            Self.report(error, json: json)
-            return 2
-        }
-        guard !targets.isEmpty else {
-            Self.report(NearbyError.connection("no paired device is in reach (nearby list)"), json: json)
-            return 1
+        let targets: [(name: String, target: SendTarget)]
+        switch pairedTargets() {
+        case .success(let found): targets = found
+        case .failure(let status): return status.code
         }
         let json = self.json, watch = command.flag(.watch), root = self.root, reached = targets
         return AsyncBridge.run {
@@ -132,22 +143,10 @@ struct NearbyTool: Sendable {
     /// or its web page opened, 1 when nothing was offered or nothing here can continue it, 2 on
     /// errors.
     func continueActivity() throws -> Int32 {
-        var targets: [(name: String, target: SendTarget)] = []
-        do {
-            if let device = command.operands.first {
-                targets = [(device, try resolveTarget(device))]
-            } else {
-                let paired = try PairedDevices.load(from: folder)
-                let found = command.flag(.noDiscovery) ? [] : try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
-                targets = found.compactMap { seen in seen.paired.map { ($0.name, SendTarget(host: seen.host, port: seen.port, expected: $0.fingerprint)) } }
-            }
-        } catch {
-            Self.report(error, json: json)
-            return 2
-        }
-        guard !targets.isEmpty else {
-            Self.report(NearbyError.connection("no paired device is in reach (nearby list)"), json: json)
-            return 1
+        let targets: [(name: String, target: SendTarget)]
+        switch pairedTargets() {
+        case .success(let found): targets = found
+        case .failure(let status): return status.code
         }
         let root = self.root, wanted = command[.type], reached = targets
         // Each device's offers, once: the first message a watch gets.

@@ -64,16 +64,25 @@ import Testing
         }
     }
 
+    /// An offering app in this process: its endpoint answering with `handler`, and its offer of
+    /// `type` (with streams) on `device`'s board.
+    static func offering(on device: Device, type: String, bundle: String, _ handler: @escaping @Sendable (ContinuationEndpoint.Request) -> Void) throws
+        -> (CurrentActivities, ContinuationEndpoint, ActivityOffer, Publication) {
+        let board = CurrentActivities(root: device.root.path)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid, handler: handler)
+        let offer = ActivityOffer(activityType: type, bundleIdentifier: bundle, userInfo: .dictionary([:]), supportsContinuationStreams: true, processIdentifier: pid)
+        return (board, endpoint, offer, try board.publish(offer))
+    }
+
     @Test func theOfferingAppIsToldAndGetsStreamsThatEndOrBreakOnBothSides() async throws {
         let a = try Device(), b = try Device(), c = try Device()
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
         try c.pair(with: a, as: "a")
-        let board = CurrentActivities(root: a.root.path)
-        let pid = ProcessInfo.processInfo.processIdentifier
         // The offering app: its endpoint records what reaches it and answers each stream by
         // echoing it back doubled, then closing its side.
         let told = Mutex<[Double]>([])
-        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+        let (board, endpoint, offer, publication) = try Self.offering(on: a, type: "com.example.contacts.list", bundle: "com.example.contacts") { request in
             switch request {
             case .continued(let time): told.withLock { $0.append(time) }
             case .streams(_, let channel):
@@ -84,15 +93,12 @@ import Testing
                 channel.close()
             }
         }
-        defer { endpoint.close() }
-        let offer = ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts", userInfo: .dictionary([:]),
-                                  supportsContinuationStreams: true, processIdentifier: pid)
-        let publication = try board.publish(offer)
-        defer { publication.withdraw() }
+        defer { endpoint.close(); publication.withdraw() }
         try await TransferTests.withReceiver(a, executor: Self.executor) { port, events in
             let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
             try await ContinuationClient(root: b.root).tellContinued(offer, on: target)
-            #expect(told.withLock { $0 } == [offer.madeCurrent])
+            // Acknowledged once the process has it; its handler runs on a thread of its own.
+            #expect(await eventually(10) { told.withLock { $0 } == [offer.madeCurrent] })
             // An activity no longer offered (another time) is refused, and the app is not told.
             var stale = offer
             stale.madeCurrent += 1
@@ -111,6 +117,8 @@ import Testing
                 try appSide.write(.data(Array(payload[..<100_000])))
                 try appSide.write(.data(Array(payload[100_000...])))
                 try appSide.write(.finished)
+                // The app closes its end once it has read everything, as its streams do.
+                defer { appSide.close() }
                 var back: [UInt8] = []
                 while let frame = try appSide.read() {
                     if case .data(let bytes) = frame { back += bytes }
@@ -139,19 +147,13 @@ import Testing
     @Test func anAppThatDiesMidStreamEndsTheOtherSideWithAnError() async throws {
         let a = try Device(), b = try Device()
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
-        let board = CurrentActivities(root: a.root.path)
-        let pid = ProcessInfo.processInfo.processIdentifier
         // The offering app reads one frame, then its connection goes without a finished frame.
-        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+        let (_, endpoint, offer, publication) = try Self.offering(on: a, type: "com.example.contacts.list", bundle: "com.example.contacts") { request in
             guard case .streams(_, let channel) = request else { return }
             _ = try? channel.read()
             channel.close()
         }
-        defer { endpoint.close() }
-        let offer = ActivityOffer(activityType: "com.example.contacts.list", bundleIdentifier: "com.example.contacts", userInfo: .dictionary([:]),
-                                  supportsContinuationStreams: true, processIdentifier: pid)
-        let publication = try board.publish(offer)
-        defer { publication.withdraw() }
+        defer { endpoint.close(); publication.withdraw() }
         try await TransferTests.withReceiver(a, executor: Self.executor) { port, _ in
             let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
             let (app, helper) = try StreamSocket.pair()
@@ -174,9 +176,7 @@ import Testing
     @Test func anAppOpensStreamsAsAnAsyncSequenceAndAWriter() async throws {
         let a = try Device(), b = try Device()
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
-        let board = CurrentActivities(root: a.root.path)
-        let pid = ProcessInfo.processInfo.processIdentifier
-        let endpoint = try ContinuationEndpoint(board: board, processIdentifier: pid) { request in
+        let (_, endpoint, offer, publication) = try Self.offering(on: a, type: "com.example.notes.editing", bundle: "com.example.notes") { request in
             guard case .streams(_, let channel) = request else { return }
             var received: [UInt8] = []
             while case .data(let bytes)? = try? channel.read() { received += bytes }
@@ -184,11 +184,7 @@ import Testing
             try? channel.write(.finished)
             channel.close()
         }
-        defer { endpoint.close() }
-        let offer = ActivityOffer(activityType: "com.example.notes.editing", bundleIdentifier: "com.example.notes", userInfo: .dictionary([:]),
-                                  supportsContinuationStreams: true, processIdentifier: pid)
-        let publication = try board.publish(offer)
-        defer { publication.withdraw() }
+        defer { endpoint.close(); publication.withdraw() }
         // The helper is found on PATH, as an installed nearby is.
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         if !path.split(separator: ":").contains(Substring(TestSupport.productsDirectory.path)) {
@@ -204,6 +200,7 @@ import Testing
             try await streams.finish()
             var back: [UInt8] = []
             for try await chunk in streams.incoming { back += chunk }
+            streams.close()
             #expect(back == payload.reversed())
             // An activity that supports no streams is refused before any helper starts.
             var plain = offer

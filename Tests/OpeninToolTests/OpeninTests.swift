@@ -88,7 +88,7 @@ import UniformTypes
         let activities = (object["activities"] as? [[String: Any]] ?? []).compactMap { $0["activityType"] as? String }
         #expect(activities.contains("copy-to-folder") && activities.contains("com.example.mail.share"))
         let refused = (object["notEligible"] as? [[String: Any]] ?? []).compactMap { $0["bundleIdentifier"] as? String }
-        #expect(Set(refused) == ["com.example.notes", "com.example.photos", "com.example.mail"])
+        #expect(Set(refused) == ["com.example.notes", "com.example.photos", "com.example.mail", "com.example.contacts"])  // Contacts opens no documents
         // The sender is not offered its own document; --exclude removes apps and activities.
         let excluded = try TestSupport.run(TestSupport.openin, ["--root", root.path, "--json", "--from", "com.example.person-editor",
                                                                  "--exclude", "com.example.files", "--exclude", "com.example.mail.share", doc])

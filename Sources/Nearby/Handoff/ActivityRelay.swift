@@ -59,6 +59,6 @@ struct ActivityRelay {
         }
         let local = try await StreamRelay.local(descriptor)
         try await outbound.write(SessionMessage.acknowledged.frame)
-        try await StreamRelay.run(remote: &inbound, remoteOutbound: outbound, remoteChannel: remoteChannel, local: local)
+        try await StreamRelay.run(.offering, remote: &inbound, remoteOutbound: outbound, remoteChannel: remoteChannel, local: local)
     }
 }

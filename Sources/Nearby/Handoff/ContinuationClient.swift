@@ -37,7 +37,7 @@ public struct ContinuationClient: Sendable {
             let descriptor: CInt
             do { descriptor = try local.handOffDescriptor() } catch { throw NearbyError.connection("\(error)") }
             let localChannel = try await StreamRelay.local(descriptor)
-            try await StreamRelay.run(remote: &frames, remoteOutbound: outbound, remoteChannel: channel, local: localChannel)
+            try await StreamRelay.run(.continuing, remote: &frames, remoteOutbound: outbound, remoteChannel: channel, local: localChannel)
         }
     }
 

@@ -24,7 +24,7 @@ enum StreamRelay {
     /// Relays until both directions finished; throws when either ended without finishing.
     /// `remote` is read in this task (its iterator cannot move to another); the local side's
     /// frames go out from a child task.
-    static func run(remote: inout some FrameSource, remoteOutbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel,
+    static func run(_ side: Side, remote: inout some FrameSource, remoteOutbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel,
                     local: NIOAsyncChannel<Frame, Frame>) async throws {
         try await local.executeThenClose { localInbound, localOutbound in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -65,6 +65,41 @@ enum StreamRelay {
                 }
                 try await group.waitForAll()
             }
+            // Both directions finished. A close now could drop frames still queued for either
+            // socket (a loaded CI lost the last 10 KB and the finished frame), so each side closes
+            // only once the other has everything: the app closes its end after its last read
+            // (bounded: an app that never closes its input stream is not waited for), and
+            // between the devices the continuing side acknowledges the offering side's finish
+            // and then waits for it to close, which it does on reading that acknowledgement.
+            await Self.closed(local.channel, within: Self.closeWait)
+            switch side {
+            case .continuing:
+                try await remoteOutbound.write(SessionMessage.acknowledged.frame)
+                while try await remote.next() != nil {}
+            case .offering:
+                _ = try await remote.next()
+            }
+        }
+    }
+
+    /// Which end of the connection between the devices this relay is.
+    enum Side {
+        /// The receiver of the device that offered the activity.
+        case offering
+        /// The helper of the app that continued it.
+        case continuing
+    }
+
+    /// Seconds to wait for an app to close its end once both directions finished.
+    static let closeWait = 10.0
+
+    /// Returns once `channel` closed, or `seconds` passed.
+    static func closed(_ channel: any Channel, within seconds: Double) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await channel.closeFuture.get() }
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }
