@@ -16,6 +16,10 @@ let nearbySpec: ToolSpec = {
     let port = OptionSpec("--port", value: .integer(0...65535), help: "the TCP port (default \(defaultPort); 0: any free port, printed)")
     let interface = OptionSpec("--interface", value: .text("IFACE"), repeatable: true,
                                help: "announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable")
+    // The Handoff verbs reach a paired device by name or HOST:PORT, as `activities` first did.
+    let pairedFingerprint = OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the device at HOST:PORT must present (else any paired device's)")
+    let pairedTimeout = OptionSpec("--timeout", value: .number("SECONDS"),
+                                   help: "look for paired devices at most this long (default \(listTimeout.default), at most \(Int(listTimeout.maximum)))")
     let noDiscovery = OptionSpec("--no-discovery", help: "neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)")
     return ToolSpec(
         name: "nearby",
@@ -73,25 +77,21 @@ let nearbySpec: ToolSpec = {
             ], operandCount: 0...1),
             VerbSpec("activities", operands: "[DEVICE]", summary: "the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device's name, or HOST:PORT)", options: [
                 OptionSpec("--watch", help: "keep watching: print a device's offers again each time they change"),
-                OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the device at HOST:PORT must present (else any paired device's)"),
-                OptionSpec("--timeout", value: .number("SECONDS"),
-                           help: "look for paired devices at most this long (default \(listTimeout.default), at most \(Int(listTimeout.maximum)))"),
+                pairedFingerprint, pairedTimeout,
                 json, interface, noDiscovery,
             ], operandCount: 0...1),
             VerbSpec("continue", operands: "[DEVICE]", summary: "continue here the activity a paired device offers (Handoff): its newest, or --type's; in the app here that declares the type, else its web page in the browser", options: [
                 OptionSpec("--type", value: .text("TYPE"), help: "the activity type to continue (else the device's current activity)"),
                 OptionSpec("--app", value: .text("BUNDLE"), help: "continue in this app (it must declare the type)"),
                 OptionSpec("--no-launch", help: "write the activity request but start no app (it takes the request when it next looks)"),
-                OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the device at HOST:PORT must present (else any paired device's)"),
-                OptionSpec("--timeout", value: .number("SECONDS"),
-                           help: "look for paired devices at most this long (default \(listTimeout.default), at most \(Int(listTimeout.maximum)))"),
+                pairedFingerprint, pairedTimeout,
                 json, interface, noDiscovery,
             ], operandCount: 0...1),
             VerbSpec("streams", operands: "DEVICE", summary: "carry a continuation stream between the app that continued an activity here and the app that offered it on DEVICE (started by NSUserActivity.getContinuationStreams; its standard input and output are one socket to that app)", options: [
                 OptionSpec("--app", value: .text("BUNDLE"), help: "the offering app"),
                 OptionSpec("--process", value: .integer(1...Int64(Int32.max)), help: "the offering app's process on DEVICE"),
                 OptionSpec("--made-current", value: .text("SECONDS"), help: "when the activity was made current there (as the offer says)"),
-                OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the device at HOST:PORT must present (else any paired device's)"),
+                pairedFingerprint,
                 interface, noDiscovery,
             ], operandCount: 1...1),
             VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1),
