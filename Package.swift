@@ -531,7 +531,7 @@ let testTargets: [Target] = [
         // Apple-platform code (the seed articles' apps), unchanged but for `import InterchangeKit`.
         .testTarget(
             name: "InterchangeKitTests",
-            dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "Handoff", "PropertyLists", "TestHelpers",
+            dependencies: ["InterchangeKit", "AppInterchange", "AppRegistry", "Handoff", "PropertyLists", "SystemCalls", "TestHelpers",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // SPAKE2 against RFC 9382's own test vectors (Fixtures/rfc9382-vectors.txt).

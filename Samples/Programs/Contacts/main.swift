@@ -6,10 +6,12 @@
 //                              continuation streams) is current until standard input ends. When
 //                              another device continues it, the delegate is told; when that
 //                              device asks for streams, the whole list goes down the output stream,
-//                              archived with NSKeyedArchiver as the seed archives it.
+//                              archived with NSKeyedArchiver, written as the seed writes it: 1024
+//                              bytes on each HasSpaceAvailable event of the main run loop.
 //   contacts                   device B, started by `nearby continue` (its DILaunchCommand):
-//                              continues the activity, asks for the streams, reads the archive to
-//                              its end and unarchives the contacts.
+//                              continues the activity, asks for the streams, reads the archive on
+//                              HasBytesAvailable events until EndEncountered, unarchives the
+//                              contacts and answers.
 // What each side did goes to the app's Library/launch.log (a launched app has no terminal).
 import Foundation
 import InterchangeKit
@@ -58,19 +60,6 @@ func log(_ line: String) {
     try? handle.close()
 }
 
-/// Reads `stream` to its end; `nil` when it ended with an error.
-func readAll(_ stream: InputStream) -> Data? {
-    stream.open()
-    defer { stream.close() }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = stream.read(&buffer, maxLength: buffer.count)
-        if n > 0 { data.append(buffer, count: n); continue }
-        return n == 0 ? data : nil
-    }
-}
-
 /// Device A's list: the seed's few contacts, or `count` made-up ones for a larger archive.
 func contacts(_ count: Int?) -> [Contact] {
     guard let count else {
@@ -108,19 +97,60 @@ final class ContactsList: NSObject, NSUserActivityDelegate, @unchecked Sendable 
     func userActivity(_ userActivity: NSUserActivity, didReceive inputStream: InputStream, outputStream: OutputStream) {
         do {
             let data = try NSKeyedArchiver.archivedData(withRootObject: contacts as NSArray, requiringSecureCoding: true)
-            outputStream.open()
-            var sent = 0
-            while sent < data.count {
-                let n = data.withUnsafeBytes { outputStream.write($0.baseAddress!.assumingMemoryBound(to: UInt8.self) + sent, maxLength: data.count - sent) }
-                guard n > 0 else { break }
-                sent += n
-            }
-            outputStream.close()
-            // The other side's reply: its end, once it has read everything.
-            let reply = readAll(inputStream)
-            log("Contacts: streamed \(contacts.count) contacts (\(sent) bytes); the other device answered \(reply.map { String(decoding: $0, as: UTF8.self) } ?? "with an error")")
+            // As the seed does: the output stream in the main run loop, written 1024 bytes at a
+            // time on each HasSpaceAvailable; the answer read as it arrives.
+            streaming = Streaming(data: data, count: contacts.count, input: inputStream, output: outputStream)
         } catch {
             log("Contacts: archiving failed: \(error)")
+        }
+    }
+
+    /// The stream pair being served, kept alive while its events come.
+    var streaming: Streaming?
+}
+
+/// Device A's side of one stream pair, driven by stream events on the main run loop.
+final class Streaming: NSObject, StreamDelegate, @unchecked Sendable {
+    let dataToStream: Data
+    let count: Int
+    let inputStream: InputStream
+    let outputStream: OutputStream
+    var byteIndex = 0
+    var reply = Data()
+
+    init(data: Data, count: Int, input: InputStream, output: OutputStream) {
+        dataToStream = data
+        self.count = count
+        inputStream = input
+        outputStream = output
+        super.init()
+        for stream in [input, output] as [Stream] {
+            stream.delegate = self
+            stream.schedule(in: .main, forMode: .default)
+            stream.open()
+        }
+    }
+
+    func stream(_ aStream: Stream, handle eventCode: Stream.Event) {
+        if aStream === outputStream, eventCode == .hasSpaceAvailable, byteIndex < dataToStream.count {
+            let len = min(1024, dataToStream.count - byteIndex)
+            let written = dataToStream.withUnsafeBytes { outputStream.write($0.baseAddress!.assumingMemoryBound(to: UInt8.self) + byteIndex, maxLength: len) }
+            if written > 0 { byteIndex += written }
+            if byteIndex == dataToStream.count {
+                outputStream.close()
+                outputStream.remove(from: .main, forMode: .default)
+            }
+        }
+        if aStream === inputStream, eventCode == .hasBytesAvailable {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let n = inputStream.read(&buffer, maxLength: buffer.count)
+            if n > 0 { reply.append(buffer, count: n) }
+        }
+        if aStream === inputStream, eventCode == .endEncountered || eventCode == .errorOccurred {
+            inputStream.close()
+            inputStream.remove(from: .main, forMode: .default)
+            let answer = eventCode == .endEncountered ? String(decoding: reply, as: UTF8.self) : "with an error"
+            log("Contacts: streamed \(count) contacts (\(byteIndex) bytes); the other device answered \(answer)")
         }
     }
 }
@@ -128,37 +158,78 @@ final class ContactsList: NSObject, NSUserActivityDelegate, @unchecked Sendable 
 /// Device B: continues the activity, asks for the streams, unarchives what comes.
 @MainActor
 final class AppDelegate: UIApplicationDelegate {
-    let done = DispatchSemaphore(value: 0)
+    let received = Receiving()
 
     func application(_ application: UIApplication, continue userActivity: NSUserActivity,
                      restorationHandler: @escaping ([any UIUserActivityRestoring]?) -> Void) -> Bool {
         guard userActivity.activityType == activityType else { return false }
         let total = userActivity.userInfo?["totalContacts"] as? Int
         log("Contacts: continuing \(userActivity.title ?? "") with \(total.map(String.init) ?? "no") contacts announced")
-        guard userActivity.supportsContinuationStreams else { done.signal(); return true }
-        let done = self.done
+        let received = self.received
+        guard userActivity.supportsContinuationStreams else { received.finish(); return true }
         userActivity.getContinuationStreams { inputStream, outputStream, error in
-            defer { done.signal() }
             guard let inputStream, let outputStream else {
                 log("Contacts: no streams: \(error.map { "\($0.localizedDescription)" } ?? "no reason")")
-                return
+                return received.finish()
             }
-            guard let data = readAll(inputStream) else {
-                log("Contacts: the stream ended with an error: \(inputStream.streamError.map { "\($0.localizedDescription)" } ?? "")")
-                return
-            }
-            do {
-                let list = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, Contact.self], from: data) as? [Contact] ?? []
-                log("Contacts: received \(list.count) contacts (\(data.count) bytes), the first \(list.first.map { "\($0.firstname) \($0.lastname)" } ?? "none")")
-                outputStream.open()
-                let thanks = Array("thanks".utf8)
-                _ = outputStream.write(thanks, maxLength: thanks.count)
-                outputStream.close()
-            } catch {
-                log("Contacts: the archive did not unarchive: \(error)")
-            }
+            // As the seed does: the input stream in the main run loop, read on HasBytesAvailable.
+            received.start(inputStream, outputStream)
         }
         return true
+    }
+}
+
+/// Device B's side of the stream pair, driven by stream events on the main run loop.
+final class Receiving: NSObject, StreamDelegate, @unchecked Sendable {
+    var inputStream: InputStream?
+    var outputStream: OutputStream?
+    var receivedData = Data()
+    let lock = NSLock()
+    var isDone = false
+    var done: Bool { lock.withLock { isDone } }
+
+    func finish() { lock.withLock { isDone = true } }
+
+    /// Called on the completion handler's thread, as in the seed: the events come on the main run loop.
+    func start(_ input: InputStream, _ output: OutputStream) {
+        inputStream = input
+        outputStream = output
+        input.delegate = self
+        input.schedule(in: .main, forMode: .default)
+        input.open()
+    }
+
+    func stream(_ aStream: Stream, handle eventCode: Stream.Event) {
+        guard let inputStream, aStream === inputStream else { return }
+        if eventCode == .hasBytesAvailable {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let n = inputStream.read(&buffer, maxLength: buffer.count)
+            if n > 0 { receivedData.append(buffer, count: n) }
+        }
+        if eventCode == .errorOccurred {
+            log("Contacts: the stream ended with an error: \(inputStream.streamError.map { "\($0.localizedDescription)" } ?? "")")
+            inputStream.close()
+            outputStream?.close()
+            finish()
+        }
+        if eventCode == .endEncountered {
+            inputStream.close()
+            inputStream.remove(from: .main, forMode: .default)
+            do {
+                let list = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, Contact.self], from: receivedData) as? [Contact] ?? []
+                log("Contacts: received \(list.count) contacts (\(receivedData.count) bytes), the first \(list.first.map { "\($0.firstname) \($0.lastname)" } ?? "none")")
+                if let outputStream {
+                    outputStream.open()
+                    let thanks = Array("thanks".utf8)
+                    _ = outputStream.write(thanks, maxLength: thanks.count)
+                    outputStream.close()
+                }
+            } catch {
+                log("Contacts: the archive did not unarchive: \(error)")
+                outputStream?.close()
+            }
+            finish()
+        }
     }
 }
 
@@ -171,11 +242,20 @@ if arguments.count > 1 && arguments[1] == "publish" {
     }
     // Unbuffered: whoever started it waits for this line.
     FileHandle.standardOutput.write(Data("current\n".utf8))
-    while readLine() != nil {}
+    // The main run loop runs (the streams' events come through it) until standard input ends.
+    final class InputEnd: @unchecked Sendable { let lock = NSLock(); var ended = false }
+    let input = InputEnd()
+    Thread {
+        while readLine() != nil {}
+        input.lock.withLock { input.ended = true }
+    }.start()
+    while !input.lock.withLock({ input.ended }) { _ = RunLoop.main.run(mode: .default, before: Date() + 0.1) }
     list.userActivity.invalidate()
     exit(0)
 }
 let delegate = AppDelegate()
 UIApplicationMain(delegate)
-// Started for an activity: wait for its streams (bounded), then end.
-exit(delegate.done.wait(timeout: .now() + 120) == .success ? 0 : 1)
+// Started for an activity: the main run loop runs until its streams are done (bounded).
+let deadline = Date() + 120
+while !delegate.received.done && Date() < deadline { _ = RunLoop.main.run(mode: .default, before: Date() + 0.1) }
+exit(delegate.received.done ? 0 : 1)
