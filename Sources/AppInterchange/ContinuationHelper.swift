@@ -9,16 +9,16 @@ import SystemCalls
 /// A helper process rather than the network here: the pinned TLS connection lives in Nearby
 /// (SwiftNIO, BoringSSL), which an app that links this library should not have to carry, as
 /// nearby sending runs `nearby` too.
-public enum ContinuationHelper {
+package enum ContinuationHelper {
     /// A started helper: the app's end, and the helper's process (to reap once done).
-    public struct Started: Sendable {
+    package struct Started: Sendable {
         /// The app's end of the socket pair.
-        public var channel: ContinuationChannel
+        package var channel: ContinuationChannel
         /// The helper's process id.
-        public var process: Int32
+        package var process: Int32
 
         /// Waits for the helper's first frame: the streams are open, or why not.
-        public func awaitOpened() throws(HandoffError) {
+        package func awaitOpened() throws(HandoffError) {
             let first: ContinuationFrame?
             do { first = try channel.read() } catch { throw .streams("\(error)") }
             switch first {
@@ -30,7 +30,7 @@ public enum ContinuationHelper {
         }
 
         /// Closes the app's end and reaps the helper, on a thread of its own.
-        public func end() {
+        package func end() {
             channel.close()
             let pid = process
             try? BackgroundThread.start { _ = try? Spawn.wait(for: pid) }
@@ -38,7 +38,7 @@ public enum ContinuationHelper {
     }
 
     /// Starts the helper for `activity`, continued by the app on device root `root`.
-    public static func start(for activity: IncomingActivity, root: String) throws(HandoffError) -> Started {
+    package static func start(for activity: IncomingActivity, root: String) throws(HandoffError) -> Started {
         guard Environment.findExecutable("nearby") != nil else { throw .streams("the nearby tool is not installed (scripts/install)") }
         let offer = activity.offer
         let arguments = ["nearby", "streams", activity.originDevice, "--root", root, "--app", offer.bundleIdentifier,

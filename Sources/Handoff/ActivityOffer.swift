@@ -36,6 +36,29 @@ public struct ActivityOffer: Sendable, Equatable {
         self.processIdentifier = processIdentifier
     }
 
+    /// Which offer this is, everywhere it is named (a request to tell its app, to open streams to
+    /// it): the app, its process, and when the activity was made current.
+    public struct Identity: Sendable, Hashable {
+        /// The offering app.
+        public var bundleIdentifier: String
+        /// Its process.
+        public var processIdentifier: Int32
+        /// When the activity was made current there (``ActivityOffer/madeCurrent``).
+        public var madeCurrent: Double
+
+        /// An offer's identity.
+        public init(bundleIdentifier: String, processIdentifier: Int32, madeCurrent: Double) {
+            self.bundleIdentifier = bundleIdentifier
+            self.processIdentifier = processIdentifier
+            self.madeCurrent = madeCurrent
+        }
+    }
+
+    /// This offer's identity.
+    public var identity: Identity {
+        Identity(bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier, madeCurrent: madeCurrent)
+    }
+
     /// The offer as a property-list dictionary (keys sorted): what ``encoded()`` writes, and what
     /// an activity request carries (`OpenRequest.continuedActivity`).
     public var propertyList: PropertyList {

@@ -5,7 +5,6 @@ import Handoff
 import Nearby
 import PropertyLists
 import SystemCalls
-import Synchronization
 import ToolSupport
 import UniformTypes
 
@@ -149,32 +148,25 @@ struct NearbyTool: Sendable {
         case .failure(let status): return status.code
         }
         let root = self.root, wanted = command[.type], reached = targets
-        // Each device's offers, once: the first message a watch gets.
-        let answers: [(name: String, offers: [ActivityOffer]?, error: String?)] = AsyncBridge.run {
-            await withTaskGroup(of: (String, [ActivityOffer]?, String?).self) { group in
+        // Each device's offers now; a device that did not answer offers nothing, unless none did.
+        let answers: [(name: String, offers: Result<[ActivityOffer], NearbyError>)] = AsyncBridge.run {
+            await withTaskGroup(of: (String, Result<[ActivityOffer], NearbyError>).self) { group in
                 for (name, target) in reached {
                     group.addTask {
-                        let seen = Mutex<[ActivityOffer]>([])
-                        do {
-                            try await ActivityWatcher(root: root).watch(target) { offers in
-                                seen.withLock { $0 = offers }
-                                return false
-                            }
-                            return (name, seen.withLock { $0 }, nil)
-                        } catch {
-                            return (name, nil, "\(error)")
+                        do { return (name, .success(try await ContinuationClient(root: root).offers(of: target))) } catch {
+                            return (name, .failure(.connection("\(name): \(error)")))
                         }
                     }
                 }
-                return await group.reduce(into: []) { $0.append(($1.0, $1.1, $1.2)) }
+                return await group.reduce(into: []) { $0.append(($1.0, $1.1)) }
             }
         }
-        for answer in answers where answer.error != nil && reached.count == 1 {
-            Self.report(NearbyError.connection("\(answer.name): \(answer.error!)"), json: json)
+        if answers.allSatisfy({ if case .failure = $0.offers { true } else { false } }), case .failure(let error)? = answers.first?.offers {
+            Self.report(error, json: json)
             return 2
         }
         let offering = answers.compactMap { answer in
-            (answer.offers ?? []).first { wanted == nil || $0.activityType == wanted }.map { (device: answer.name, offer: $0) }
+            ((try? answer.offers.get()) ?? []).first { wanted == nil || $0.activityType == wanted }.map { (device: answer.name, offer: $0) }
         }
         guard let chosen = offering.first else {
             let what = wanted.map { "no activity of type \($0)" } ?? "no activity"
@@ -214,7 +206,7 @@ struct NearbyTool: Sendable {
         // the continuation, so it is reported, not failed.
         if let target = reached.first(where: { $0.name == chosen.device })?.target {
             let told: String? = AsyncBridge.run {
-                do { try await ContinuationClient(root: root).tellContinued(offer, on: target); return nil } catch { return "\(error)" }
+                do { try await ContinuationClient(root: root).tellContinued(offer.identity, on: target); return nil } catch { return "\(error)" }
             }
             event["told"] = .bool(told == nil)
             if let told { Output.error("nearby: \(chosen.device) was not told that its activity was continued: \(told)") }
@@ -238,7 +230,7 @@ struct NearbyTool: Sendable {
         guard let app = command[.app], let process = command[.process].flatMap(Int32.init), let time = command[.madeCurrent].flatMap(Double.init) else {
             throw UsageError("streams needs --app, --process and --made-current (the offer's)", verb: "streams")
         }
-        let offer = ActivityOffer(activityType: "-", bundleIdentifier: app, userInfo: .dictionary([:]), madeCurrent: time, processIdentifier: process)
+        let offer = ActivityOffer.Identity(bundleIdentifier: app, processIdentifier: process, madeCurrent: time)
         let target: SendTarget
         do { target = try resolveTarget(command.operands[0]) } catch { return failed("\(error)") }
         let root = self.root

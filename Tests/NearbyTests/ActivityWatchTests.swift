@@ -96,13 +96,13 @@ import Testing
         defer { endpoint.close(); publication.withdraw() }
         try await TransferTests.withReceiver(a, executor: Self.executor) { port, events in
             let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
-            try await ContinuationClient(root: b.root).tellContinued(offer, on: target)
+            try await ContinuationClient(root: b.root).tellContinued(offer.identity, on: target)
             // Acknowledged once the process has it; its handler runs on a thread of its own.
             #expect(await eventually(10) { told.withLock { $0 } == [offer.madeCurrent] })
             // An activity no longer offered (another time) is refused, and the app is not told.
             var stale = offer
             stale.madeCurrent += 1
-            let staleRefusal = await #expect(throws: NearbyError.self) { try await ContinuationClient(root: b.root).tellContinued(stale, on: target) }
+            let staleRefusal = await #expect(throws: NearbyError.self) { try await ContinuationClient(root: b.root).tellContinued(stale.identity, on: target) }
             #expect("\(staleRefusal.map { "\($0)" } ?? "")".contains("com.example.contacts no longer offers that activity"), "\(String(describing: staleRefusal))")
             #expect(told.withLock { $0 }.count == 1)
 
@@ -110,7 +110,7 @@ import Testing
             let (app, helper) = try StreamSocket.pair()
             let appSide = ContinuationChannel(app)
             let relay = Task(executorPreference: Self.executor) {
-                try await ContinuationClient(root: b.root).relayStreams(of: offer, on: target, local: ContinuationChannel(helper)) {}
+                try await ContinuationClient(root: b.root).relayStreams(of: offer.identity, on: target, local: ContinuationChannel(helper)) {}
             }
             let payload = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let (back, ended) = try await TestSupport.offPool {
@@ -137,10 +137,10 @@ import Testing
             let (other, otherHelper) = try StreamSocket.pair()
             _ = other
             let streamsRefusal = await #expect(throws: NearbyError.self) {
-                try await ContinuationClient(root: b.root).relayStreams(of: plain, on: target, local: ContinuationChannel(otherHelper)) {}
+                try await ContinuationClient(root: b.root).relayStreams(of: plain.identity, on: target, local: ContinuationChannel(otherHelper)) {}
             }
             #expect("\(streamsRefusal.map { "\($0)" } ?? "")".contains("does not support continuation streams"), "\(String(describing: streamsRefusal))")
-            await #expect(throws: NearbyError.self) { try await ContinuationClient(root: c.root).tellContinued(plain, on: target) }
+            await #expect(throws: NearbyError.self) { try await ContinuationClient(root: c.root).tellContinued(plain.identity, on: target) }
         }
     }
 
@@ -159,7 +159,7 @@ import Testing
             let (app, helper) = try StreamSocket.pair()
             let appSide = ContinuationChannel(app)
             let relay = Task(executorPreference: Self.executor) {
-                try await ContinuationClient(root: b.root).relayStreams(of: offer, on: target, local: ContinuationChannel(helper)) {}
+                try await ContinuationClient(root: b.root).relayStreams(of: offer.identity, on: target, local: ContinuationChannel(helper)) {}
             }
             // The continuing app reads the end of its connection, with no finished frame: an error.
             let after = try await TestSupport.offPool {

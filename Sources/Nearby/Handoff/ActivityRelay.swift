@@ -2,8 +2,8 @@ import Handoff
 import NIOCore
 
 /// The receiver's side of a paired device continuing one of this device's activities: it tells
-/// the offering app (``SessionMessage/continued(bundle:process:madeCurrent:)``), or connects the
-/// continuing app's streams to it (``SessionMessage/openStreams(bundle:process:madeCurrent:)``).
+/// the offering app (``SessionMessage/continued(_:)``), or connects the continuing app's streams
+/// to it (``SessionMessage/openStreams(_:)``).
 /// The activity must still be offered, by that process, made current at that time, and for
 /// streams it must support them; only paired devices are served, as for ``ActivityWatch``.
 struct ActivityRelay {
@@ -11,21 +11,22 @@ struct ActivityRelay {
     let paired: PairedDevice?
 
     /// The live offer a request names, or why there is none.
-    func offer(bundle: String, process: Int32, madeCurrent: Double) -> Result<ActivityOffer, NearbyError> {
+    func offer(_ identity: ActivityOffer.Identity) -> Result<ActivityOffer, NearbyError> {
         guard paired != nil else { return .failure(.declined("this device offers its activities to paired devices only")) }
         guard let offer = CurrentActivities(root: root).live().first(where: {
-            $0.bundleIdentifier == bundle && $0.processIdentifier == process && $0.madeCurrent == madeCurrent
-        }) else { return .failure(.declined("\(bundle) no longer offers that activity")) }
+            $0.identity == identity
+        }) else { return .failure(.declined("\(identity.bundleIdentifier) no longer offers that activity")) }
         return .success(offer)
     }
 
     /// Tells the offering app that its activity was continued, then acknowledges.
-    func continued(bundle: String, process: Int32, madeCurrent: Double, _ outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws {
-        switch offer(bundle: bundle, process: process, madeCurrent: madeCurrent) {
+    func continued(_ identity: ActivityOffer.Identity, _ outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws {
+        switch offer(identity) {
         case .failure(let error): try await outbound.write(SessionMessage.refused("\(error)").frame)
         case .success:
             do {
-                let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: process, sending: .continued(madeCurrent: madeCurrent))
+                let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: identity.processIdentifier,
+                                                             sending: .continued(madeCurrent: identity.madeCurrent))
                 channel.close()
                 try await outbound.write(SessionMessage.acknowledged.frame)
             } catch {
@@ -36,10 +37,10 @@ struct ActivityRelay {
 
     /// Connects the streams to the offering app, acknowledges, and relays until both directions
     /// finished (``StreamRelay``).
-    func openStreams(bundle: String, process: Int32, madeCurrent: Double, _ inbound: inout some FrameSource,
+    func openStreams(_ identity: ActivityOffer.Identity, _ inbound: inout some FrameSource,
                      _ outbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel) async throws {
         let offer: ActivityOffer
-        switch self.offer(bundle: bundle, process: process, madeCurrent: madeCurrent) {
+        switch self.offer(identity) {
         case .failure(let error):
             try await outbound.write(SessionMessage.refused("\(error)").frame)
             return
@@ -51,7 +52,8 @@ struct ActivityRelay {
         }
         let descriptor: CInt
         do {
-            let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: process, sending: .streams(madeCurrent: madeCurrent))
+            let channel = try ContinuationEndpoint.connect(board: CurrentActivities(root: root), processIdentifier: identity.processIdentifier,
+                                                             sending: .streams(madeCurrent: identity.madeCurrent))
             descriptor = try channel.handOffDescriptor()
         } catch {
             try await outbound.write(SessionMessage.refused("\(error)").frame)

@@ -18,21 +18,32 @@ public struct ContinuationClient: Sendable {
     /// A client on `root`.
     public init(root: DeviceRoot) { self.root = root }
 
-    /// Tells `target` that its `offer` was continued here; throws why not (the activity is no
-    /// longer offered, the app cannot be reached).
-    public func tellContinued(_ offer: ActivityOffer, on target: SendTarget) async throws {
-        try await exchange(.continued(bundle: offer.bundleIdentifier, process: offer.processIdentifier, madeCurrent: offer.madeCurrent), with: target) { _, _, _ in }
+    /// Tells `target` that the offer `offer` names was continued here; throws why not (the
+    /// activity is no longer offered, the app cannot be reached).
+    public func tellContinued(_ offer: ActivityOffer.Identity, on target: SendTarget) async throws {
+        try await exchange(.continued(offer), with: target) { _, _, _ in }
     }
 
-    /// Opens streams to the app that offered `offer` on `target` and relays them to and from the
+    /// The offers `target` makes now (the first answer to a watch).
+    public func offers(of target: SendTarget) async throws -> [ActivityOffer] {
+        /// What the watch handed over, from its handler to here.
+        final class Seen: @unchecked Sendable { var offers: [ActivityOffer] = [] }
+        let seen = Seen()
+        try await ActivityWatcher(root: root).watch(target) { offers in
+            seen.offers = offers
+            return false
+        }
+        return seen.offers
+    }
+
+    /// Opens streams to the app whose offer `offer` names on `target` and relays them to and from the
     /// local socket `local` (the continuing app's end; taken and closed) until both directions
     /// finished. `opened` runs once the offering app took the streams, before any byte is relayed.
-    public func relayStreams(of offer: ActivityOffer, on target: SendTarget, local: ContinuationChannel,
+    public func relayStreams(of offer: ActivityOffer.Identity, on target: SendTarget, local: ContinuationChannel,
                              opened: @escaping @Sendable () throws -> Void) async throws {
         // However it ends, the app's end sees it: its descriptor may live on elsewhere (a dup).
         defer { local.close() }
-        try await exchange(.openStreams(bundle: offer.bundleIdentifier, process: offer.processIdentifier, madeCurrent: offer.madeCurrent),
-                           with: target) { frames, outbound, channel in
+        try await exchange(.openStreams(offer), with: target) { frames, outbound, channel in
             try opened()
             let descriptor: CInt
             do { descriptor = try local.handOffDescriptor() } catch { throw NearbyError.connection("\(error)") }

@@ -153,12 +153,11 @@ public final class NearbyReceiver: Sendable {
                     case .watchActivities:
                         try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
                         return
-                    case .continued(let bundle, let process, let madeCurrent):
-                        try await relay.continued(bundle: bundle, process: process, madeCurrent: madeCurrent, outbound)
+                    case .continued(let offer):
+                        try await relay.continued(offer, outbound)
                         return
-                    case .openStreams(let bundle, let process, let madeCurrent):
-                        try await relay.openStreams(bundle: bundle, process: process, madeCurrent: madeCurrent, &frames, outbound,
-                                                    remoteChannel: connection.channel)
+                    case .openStreams(let offer):
+                        try await relay.openStreams(offer, &frames, outbound, remoteChannel: connection.channel)
                         return
                     default: break
                     }

@@ -1,3 +1,4 @@
+import Handoff
 import NIOCore
 import OrderedCollections
 import PropertyLists
@@ -51,17 +52,15 @@ public enum SessionMessage: Sendable, Equatable {
     /// The activities offered now, newest first: each an ``Handoff/ActivityOffer`` as its binary
     /// property list (at most ``maximumOffers``); sent when they change, and every few seconds.
     case activities([[UInt8]])
-    /// A paired device continued the activity that app `bundle`'s process `process` made current
-    /// at `madeCurrent`: the app is told (`userActivityWasContinued`); answered with
-    /// ``acknowledged``.
-    case continued(bundle: String, process: Int32, madeCurrent: Double)
+    /// A paired device continued the activity the offer `identity` names: the app is told
+    /// (`userActivityWasContinued`); answered with ``acknowledged``.
+    case continued(ActivityOffer.Identity)
     /// A paired device's app that continued that activity opens continuation streams to it:
     /// answered with ``acknowledged``, after which data frames carry the streams both ways, each
     /// direction ending with a finished frame (a connection that ends before both did ended
     /// them with an error).
-    case openStreams(bundle: String, process: Int32, madeCurrent: Double)
-    /// The app was told (``continued(bundle:process:madeCurrent:)``) or the streams are open
-    /// (``openStreams(bundle:process:madeCurrent:)``).
+    case openStreams(ActivityOffer.Identity)
+    /// The app was told (``continued(_:)``) or the streams are open (``openStreams(_:)``).
     case acknowledged
 
     /// The largest number of items one ask may offer.
@@ -112,11 +111,11 @@ public enum SessionMessage: Sendable, Equatable {
         case .activities(let offers):
             d["Type"] = .string("Activities")
             d["Offers"] = .array(offers.map { .data($0) })
-        case .continued(let bundle, let process, let madeCurrent), .openStreams(let bundle, let process, let madeCurrent):
+        case .continued(let offer), .openStreams(let offer):
             if case .continued = self { d["Type"] = .string("Continued") } else { d["Type"] = .string("OpenStreams") }
-            d["Bundle"] = .string(bundle)
-            d["Process"] = .integer(Int64(process))
-            d["MadeCurrent"] = .real(madeCurrent)
+            d["Bundle"] = .string(offer.bundleIdentifier)
+            d["Process"] = .integer(Int64(offer.processIdentifier))
+            d["MadeCurrent"] = .real(offer.madeCurrent)
         case .acknowledged:
             d["Type"] = .string("Acknowledged")
         }
@@ -191,9 +190,8 @@ public enum SessionMessage: Sendable, Equatable {
             let process = try fields.integer("Process")
             guard let pid = Int32(exactly: process), pid > 0 else { throw .protocolViolation("Process \(process) is not a process identifier") }
             guard case .real(let madeCurrent)? = d["MadeCurrent"] else { throw .protocolViolation("MadeCurrent is missing or not a number") }
-            let bundle = try fields.string("Bundle")
-            return try fields.string("Type") == "Continued" ? .continued(bundle: bundle, process: pid, madeCurrent: madeCurrent)
-                : .openStreams(bundle: bundle, process: pid, madeCurrent: madeCurrent)
+            let offer = ActivityOffer.Identity(bundleIdentifier: try fields.string("Bundle"), processIdentifier: pid, madeCurrent: madeCurrent)
+            return try fields.string("Type") == "Continued" ? .continued(offer) : .openStreams(offer)
         case "Acknowledged":
             return .acknowledged
         case let other:
