@@ -56,9 +56,10 @@ bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$NEARBY" receive --root "$WORK/A" 
 wait_for "$WORK/recv.out" '"listening"'
 listening=$(date +%s.%N)
 echo "udp5353_h1=$(udp5353 h1)"
-# What the receiver's announcement looks like from h3 (our built-in browser, no daemon there):
+# What the receiver's announcement looks like from h3 (our built-in browser, no daemon there; 5 s
+# bounds a hang: a loaded fresh-clone CI saw nothing within 2 s):
 # the host label is nearby's random one, not the daemon's host name.
-at h3 "$PROBE" lookup --backend built-in --interface eth0 --type _di-nearby._tcp --timeout 2 > "$WORK/lookup-h3.out" 2>&1 || true
+at h3 "$PROBE" lookup --backend built-in --interface eth0 --type _di-nearby._tcp --timeout 5 > "$WORK/lookup-h3.out" 2>&1 || true
 echo "announced_host=$(python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     d = json.loads(line)
