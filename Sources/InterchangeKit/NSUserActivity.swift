@@ -2,7 +2,6 @@ import AppInterchange
 import Foundation
 import Handoff
 import PropertyLists
-import Synchronization
 import SystemCalls
 
 /// Foundation's user activity, for Handoff. `becomeCurrent()` offers it on the app's device root
@@ -38,19 +37,15 @@ open class NSUserActivity: @unchecked Sendable {
     /// Told when the activity is continued or needs saving.
     open weak var delegate: (any NSUserActivityDelegate)?
     /// Whether it is the current activity (offered).
-    public var isCurrent: Bool { Self.current.withLock { $0?.activity === self } }
+    public var isCurrent: Bool { handle.map(ProcessOffers.isCurrent) ?? false }
     /// Why the last `becomeCurrent()` offered nothing (not Apple's): `userInfo` not a property
     /// list or over ``UserInfoSize/limit``, no app identity, the device root not writable.
     public private(set) var lastError: (any Error)?
     private var invalidated = false
+    /// Its last offer (``ProcessOffers``: one current activity per app, shared with AppInterchange's).
+    private var handle: ProcessOffers.Handle?
     /// For an activity continued here: where it came from (the streams go back there).
     let continuation: IncomingActivity?
-
-    /// This process's current activity, its offer's publication and when it was made current
-    /// (one per app, as on iOS).
-    private static let current = Mutex<(activity: NSUserActivity, publication: Publication, madeCurrent: Double)?>(nil)
-    /// Where this process is reached when its activity is continued (made with the first offer).
-    private static let endpoint = Mutex<ContinuationEndpoint?>(nil)
 
     /// An activity of `activityType`.
     public init(activityType: String) {
@@ -91,11 +86,7 @@ open class NSUserActivity: @unchecked Sendable {
 
     /// Stops it being the current activity and withdraws its offer.
     open func resignCurrent() {
-        Self.current.withLock { current in
-            guard current?.activity === self else { return }
-            current?.publication.withdraw()
-            current = nil
-        }
+        if let handle { ProcessOffers.resign(handle) }
     }
 
     /// Ends it: withdrawn, and never current again.
@@ -149,71 +140,43 @@ open class NSUserActivity: @unchecked Sendable {
         return handed.streams!
     }
 
-    /// What reached this process for its current activity (``ContinuationEndpoint``): told to
-    /// the delegate, when the request names the activity still current.
-    private static func handle(_ request: ContinuationEndpoint.Request) {
-        let time: Double
-        switch request {
-        case .continued(let made): time = made
-        case .streams(let made, _): time = made
-        }
-        guard let activity = current.withLock({ $0?.madeCurrent == time ? $0?.activity : nil }) else {
-            if case .streams(_, let channel) = request { channel.close() }
-            return
-        }
+    /// What reached this process for this activity while current (``ProcessOffers``), told to
+    /// the delegate; streams nobody takes are closed, so the other side reads the end at once.
+    private func receive(_ request: ContinuationEndpoint.Request) {
         switch request {
         case .continued:
-            activity.delegate?.userActivityWasContinued(activity)
+            delegate?.userActivityWasContinued(self)
         case .streams(_, let channel):
-            guard activity.supportsContinuationStreams, let delegate = activity.delegate else { return channel.close() }
+            guard supportsContinuationStreams, let delegate else { return channel.close() }
             let (input, output) = ContinuationStreamPair(channel).streams()
-            delegate.userActivity(activity, didReceive: input, outputStream: output)
+            delegate.userActivity(self, didReceive: input, outputStream: output)
         }
     }
 
     private func offer() {
-        guard isEligibleForHandoff else {
-            resignCurrent()
-            Self.current.withLock { current in
-                current?.publication.withdraw()
-                current = nil
-            }
-            return
+        let app: InterchangeApp
+        do { app = try CurrentApp.app.get() } catch {
+            lastError = error
+            return Self.warn("\(activityType) was not made current: \(error)")
         }
+        let board = CurrentActivities(root: app.root.path)
+        guard isEligibleForHandoff else { return ProcessOffers.resignAll(app.bundleIdentifier, on: board) }
         if needsSave {
             delegate?.userActivityWillSave(self)
             needsSave = false
         }
         do {
-            let app = try CurrentApp.app.get()
             let info: PropertyList
             switch FoundationValue.exactPropertyList(userInfo ?? [:], path: "userInfo") {
             case .success(let value): info = value
             case .failure(let error): throw HandoffError.notAPropertyList(error.description)
             }
-            let size = UserInfoSize.size(of: info)
-            switch UserInfoSize.verdict(size) {
-            case .refused: throw HandoffError.tooLarge(size)
-            case .large: Self.warn("the userInfo of \(activityType) is \(size) bytes; Apple advises at most \(UserInfoSize.advised) (send more over continuation streams)")
-            case .fine: break
-            }
-            if !app.bundle.activityTypes.contains(activityType) {
-                Self.warn("\(activityType) is not in \(app.bundleIdentifier)'s NSUserActivityTypes: no device can continue it")
-            }
             let offer = ActivityOffer(activityType: activityType, bundleIdentifier: app.bundleIdentifier, title: title, userInfo: info,
                                       webpageURL: webpageURL?.absoluteString, supportsContinuationStreams: supportsContinuationStreams,
                                       processIdentifier: ProcessInfo.processInfo.processIdentifier)
-            let board = CurrentActivities(root: app.root.path)
-            // Reachable before it is offered: a device may continue it as soon as it sees it.
-            try Self.endpoint.withLock { endpoint throws(HandoffError) in
-                if endpoint == nil {
-                    endpoint = try ContinuationEndpoint(board: board, processIdentifier: offer.processIdentifier) { Self.handle($0) }
-                }
-            }
-            try Self.current.withLock { current throws(HandoffError) in
-                let publication = try board.publish(offer, replacing: current?.publication)
-                current = (self, publication, offer.madeCurrent)
-            }
+            let (handle, warnings) = try ProcessOffers.makeCurrent(offer, on: board, declaredTypes: app.bundle.activityTypes) { [self] in receive($0) }
+            self.handle = handle
+            warnings.forEach(Self.warn)
             lastError = nil
         } catch {
             lastError = error

@@ -210,4 +210,72 @@ import Testing
             }
         }
     }
+
+    /// The offering side as Swift concurrency sees it (AppInterchange): a real InterchangeApp on
+    /// A makes an activity current, is told when B continues it, and gets B's streams as an event;
+    /// B's app opens them through the real helper. One current activity per app: a second one
+    /// takes the first's place, and a request for the first is refused.
+    @Test func anOfferingAppGetsContinuedAndStreamsAsEvents() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let offering = try InterchangeApp(bundleIdentifier: "com.example.notes", root: a.root)
+        let board = CurrentActivities(root: a.root.path)
+        let first = try offering.becomeCurrent(UserActivity(activityType: "com.example.notes.editing", title: "Draft",
+                                                            userInfo: ["note": .string("draft")], supportsContinuationStreams: true))
+        #expect(first.warnings.isEmpty && first.isCurrent)
+        // Offered on A's device as made: what paired devices get.
+        #expect(board.live().filter { $0.bundleIdentifier == "com.example.notes" } == [first.offer])
+        let current = try offering.becomeCurrent(UserActivity(activityType: "com.example.notes.editing", title: "Shopping list",
+                                                              userInfo: ["lines": .array([.string("milk")])], supportsContinuationStreams: true))
+        #expect(!first.isCurrent && current.isCurrent)
+        #expect(board.live().filter { $0.bundleIdentifier == "com.example.notes" } == [current.offer])
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        if !path.split(separator: ":").contains(Substring(TestSupport.productsDirectory.path)) {
+            setenv("PATH", TestSupport.productsDirectory.path + ":" + path, 1)
+        }
+        // The offering app answers each stream by echoing it reversed, as an app would.
+        let answering = Task {
+            var told = 0
+            for await event in current.events {
+                switch event {
+                case .continued: told += 1
+                case .streams(let streams):
+                    var received: [UInt8] = []
+                    for try await chunk in streams.incoming { received += chunk }
+                    try await streams.write(received.reversed())
+                    try await streams.finish()
+                    streams.close()
+                    return told
+                }
+            }
+            return told
+        }
+        try await TransferTests.withReceiver(a, executor: Self.executor) { port, events in
+            let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
+            try await ContinuationClient(root: b.root).tellContinued(current.offer.identity, on: target)
+            // The activity that is no longer current is not told: it was replaced.
+            await #expect(throws: NearbyError.self) { try await ContinuationClient(root: b.root).tellContinued(first.offer.identity, on: target) }
+            let continuing = try InterchangeApp(bundleIdentifier: "com.example.notes", root: b.root)
+            let streams = try await continuing.openStreams(for: IncomingActivity(offer: current.offer, originDevice: "127.0.0.1:\(port)"))
+            defer { streams.close() }
+            let payload = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+            try await streams.write(payload)
+            try await streams.finish()
+            var back: [UInt8] = []
+            for try await chunk in streams.incoming { back += chunk }
+            #expect(back == payload.reversed(), "\(back.count) bytes back; the receiver: \(events.all)")
+            #expect(try await answering.value == 1)
+        }
+        current.resignCurrent()
+        #expect(!current.isCurrent && board.live().filter { $0.bundleIdentifier == "com.example.notes" }.isEmpty)
+        // Over the limit: refused with the size, and nothing offered.
+        let big = UserActivity(activityType: "com.example.notes.editing", userInfo: ["payload": .data([UInt8](repeating: 1, count: UserInfoSize.limit))])
+        let size = UserInfoSize.size(of: .dictionary(["payload": .data([UInt8](repeating: 1, count: UserInfoSize.limit))]))
+        #expect(throws: InterchangeError.activity(.tooLarge(size))) { try offering.becomeCurrent(big) }
+        #expect(board.live().filter { $0.bundleIdentifier == "com.example.notes" }.isEmpty)
+        // A type the app does not declare is offered, with a warning that says so.
+        let odd = try offering.becomeCurrent(UserActivity(activityType: "com.example.notes.browsing"))
+        defer { odd.resignCurrent() }
+        #expect(odd.warnings == ["com.example.notes.browsing is not in com.example.notes's NSUserActivityTypes: no device can continue it"])
+    }
 }
