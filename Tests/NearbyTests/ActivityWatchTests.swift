@@ -278,4 +278,63 @@ import Testing
         defer { odd.resignCurrent() }
         #expect(odd.warnings == ["com.example.notes.browsing is not in com.example.notes's NSUserActivityTypes: no device can continue it"])
     }
+
+    /// A stream that carries nothing for longer than the receiver's idle timeout stays open (the
+    /// relays' heartbeats), and one whose other device goes silent without closing ends with an
+    /// error on the app's side (the silence limit), never a wait. Timings scaled down: idle 1 s,
+    /// a heartbeat every 0.2 s.
+    @Test func aQuietStreamOutlivesTheIdleTimeoutAndASilentDeviceEndsIt() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        // The offering app thinks for 3 s (three idle timeouts) before it reads and answers.
+        let (_, endpoint, offer, publication) = try Self.offering(on: a, type: "com.example.notes.editing", bundle: "com.example.notes") { request in
+            guard case .streams(_, let channel) = request else { return }
+            Thread.sleep(forTimeInterval: 3)
+            var received: [UInt8] = []
+            while case .data(let bytes)? = try? channel.read() { received += bytes }
+            try? channel.write(.data(received))
+            try? channel.write(.finished)
+            // And waits for the relay to close first, as an app that never closes its input
+            // stream does: the relay waits for it no longer than its close wait (10 s).
+            _ = try? channel.read()
+            channel.close()
+        }
+        defer { endpoint.close(); publication.withdraw() }
+        try await TransferTests.withReceiver(a, executor: Self.executor, configure: { $0.idleTimeout = 1; $0.streamHeartbeat = 0.2 }) { port, events in
+            let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
+            func relay(heartbeat: Double) throws -> (ContinuationChannel, Task<Void, any Error>) {
+                let (app, helper) = try StreamSocket.pair()
+                var client = ContinuationClient(root: b.root)
+                client.streamHeartbeat = heartbeat
+                let task = Task(executorPreference: Self.executor) {
+                    try await client.relayStreams(of: offer.identity, on: target, local: ContinuationChannel(helper)) {}
+                }
+                return (ContinuationChannel(app), task)
+            }
+            let (quiet, quietRelay) = try relay(heartbeat: 0.2)
+            let (back, finished) = try await TestSupport.offPool {
+                try quiet.write(.data([1, 2, 3]))
+                try quiet.write(.finished)
+                defer { quiet.close() }
+                var back: [UInt8] = []
+                while let frame = try quiet.read() {
+                    if case .data(let bytes) = frame { back += bytes }
+                    if frame == .finished { return (back, true) }
+                }
+                return (back, false)
+            }
+            #expect(finished && back == [1, 2, 3], "the receiver: \(events.all)")
+            try await quietRelay.value
+
+            // This device's relay stays silent (a heartbeat every 100 s): A's takes it for gone
+            // after three of its own heartbeats, and the app here reads the end without a finish.
+            let (silent, silentRelay) = try relay(heartbeat: 100)
+            let ended = try await TestSupport.offPool { () throws -> ContinuationFrame? in
+                try silent.write(.data([4]))
+                return try silent.read()
+            }
+            #expect(ended == nil)
+            await #expect(throws: (any Error).self) { try await silentRelay.value }
+        }
+    }
 }

@@ -9,6 +9,8 @@ import NIOCore
 struct ActivityRelay {
     let root: String
     let paired: PairedDevice?
+    /// Seconds between a stream's heartbeats (``StreamRelay/heartbeat``).
+    var heartbeat = StreamRelay.heartbeat
 
     /// The live offer a request names, or why there is none.
     func offer(_ identity: ActivityOffer.Identity) -> Result<ActivityOffer, NearbyError> {
@@ -61,6 +63,6 @@ struct ActivityRelay {
         }
         let local = try await StreamRelay.local(descriptor)
         try await outbound.write(SessionMessage.acknowledged.frame)
-        try await StreamRelay.run(.offering, remote: &inbound, remoteOutbound: outbound, remoteChannel: remoteChannel, local: local)
+        try await StreamRelay.run(.offering, remote: &inbound, remoteOutbound: outbound, remoteChannel: remoteChannel, local: local, heartbeat: heartbeat)
     }
 }

@@ -12,8 +12,12 @@ public struct ContinuationClient: Sendable {
     public var root: DeviceRoot
     /// Seconds to wait for the connection.
     public var connectTimeout: Double = 10
-    /// Seconds a stream may stay silent before the connection is taken for dead.
+    /// Seconds the other device may stay silent before the connection is taken for dead (a
+    /// stream's heartbeats keep a quiet one open; its own silence limit ends it sooner).
     public var idleTimeout: Double = 300
+    /// Seconds between the heartbeats that keep a quiet stream open (the protocol's 10 s, the
+    /// same on both devices; other values are for tests).
+    public var streamHeartbeat: Double = StreamRelay.heartbeat
 
     /// A client on `root`.
     public init(root: DeviceRoot) { self.root = root }
@@ -48,7 +52,7 @@ public struct ContinuationClient: Sendable {
             let descriptor: CInt
             do { descriptor = try local.handOffDescriptor() } catch { throw NearbyError.connection("\(error)") }
             let localChannel = try await StreamRelay.local(descriptor)
-            try await StreamRelay.run(.continuing, remote: &frames, remoteOutbound: outbound, remoteChannel: channel, local: localChannel)
+            try await StreamRelay.run(.continuing, remote: &frames, remoteOutbound: outbound, remoteChannel: channel, local: localChannel, heartbeat: streamHeartbeat)
         }
     }
 

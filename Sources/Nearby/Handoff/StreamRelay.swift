@@ -1,5 +1,7 @@
 import NIOCore
 import NIOPosix
+import Synchronization
+import SystemCalls
 
 /// Carries a continuation stream between the network and an app on this device: data frames
 /// and each direction's finished frame pass through unchanged, between the pinned TLS connection
@@ -8,7 +10,22 @@ import NIOPosix
 ///
 /// Either side ending without its finished frame (an app killed, a device gone) ends the other
 /// side too, without a finished frame: the app there reads an error, never waits forever.
+///
+/// A stream may carry nothing for as long as its apps like (Apple's do not time out), yet a
+/// device that vanished without closing (no FIN: powered off, out of reach) must still end it.
+/// So each relay sends the other an empty data frame every ``heartbeat`` seconds while it
+/// relays, which keeps both sides' idle timeouts from firing, and, until the other direction
+/// finished, takes the other device for gone after ``silenceLimit`` heartbeats without a frame
+/// from it. (Once it finished, nothing reads its frames here until this side finishes too, so
+/// silence means nothing; a device gone then is found by TCP, whose unanswered heartbeats fail.)
+/// Empty data frames are never passed to an app.
 enum StreamRelay {
+    /// Seconds between heartbeats: the same on both devices (the silence limit assumes the
+    /// other's are as frequent as ours); the receiver's idle timeout (30 s) is three of them.
+    static let heartbeat = 10.0
+    /// Heartbeats missed before the other device is taken for gone.
+    static let silenceLimit = 3.0
+
     /// The local socket `descriptor` (which the relay takes and closes) as a channel of frames.
     static func local(_ descriptor: CInt) async throws -> NIOAsyncChannel<Frame, Frame> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).withConnectedSocket(descriptor) { channel in
@@ -24,8 +41,14 @@ enum StreamRelay {
     /// Relays until both directions finished; throws when either ended without finishing.
     /// `remote` is read in this task (its iterator cannot move to another); the local side's
     /// frames go out from a child task.
+    /// `heartbeat`: seconds between heartbeats (``heartbeat`` but in tests).
     static func run(_ side: Side, remote: inout some FrameSource, remoteOutbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel,
-                    local: NIOAsyncChannel<Frame, Frame>) async throws {
+                    local: NIOAsyncChannel<Frame, Frame>, heartbeat: Double = Self.heartbeat) async throws {
+        let heard = LastHeard()
+        let beating = Task { await Self.beat(every: heartbeat, remoteOutbound, remoteChannel, heard) }
+        defer { beating.cancel() }
+        var heardRemote = Heard(source: remote, heard: heard)
+        defer { remote = heardRemote.source }
         try await local.executeThenClose { localInbound, localOutbound in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -48,7 +71,7 @@ enum StreamRelay {
                 }
                 do {
                     reading: while true {
-                        guard let frame = try await remote.next() else {
+                        guard let frame = try await heardRemote.next() else {
                             throw NearbyError.connection("the other device ended the stream without closing it")
                         }
                         switch frame.kind {
@@ -75,10 +98,42 @@ enum StreamRelay {
             switch side {
             case .continuing:
                 try await remoteOutbound.write(SessionMessage.acknowledged.frame)
-                while try await remote.next() != nil {}
+                while try await heardRemote.next() != nil {}
             case .offering:
-                _ = try await remote.next()
+                _ = try await heardRemote.next()
             }
+        }
+    }
+
+    /// Sends a heartbeat every `seconds` and closes `channel` once nothing came from the other
+    /// device for ``silenceLimit`` of them before it finished; until cancelled.
+    static func beat(every seconds: Double, _ outbound: NIOAsyncChannelOutboundWriter<Frame>, _ channel: any Channel, _ heard: LastHeard) async {
+        while (try? await Task.sleep(for: .seconds(seconds))) != nil {
+            if heard.state.withLock({ !$0.finished && Clock.monotonic() - $0.time > Self.silenceLimit * seconds }) {
+                try? await channel.close()
+                return
+            }
+            try? await outbound.write(Frame(kind: .data, payload: ByteBuffer()))
+        }
+    }
+
+    /// When a frame last came from the other device, and whether it finished its direction.
+    final class LastHeard: Sendable {
+        let state = Mutex((time: Clock.monotonic(), finished: false))
+    }
+
+    /// The other device's frames without its heartbeats, noting when each came.
+    struct Heard<Source: FrameSource>: FrameSource {
+        var source: Source
+        let heard: LastHeard
+
+        mutating func next() async throws -> Frame? {
+            while let frame = try await source.next() {
+                heard.state.withLock { $0 = (Clock.monotonic(), $0.finished || frame.kind == .finished) }
+                if frame.kind == .data && frame.payload.readableBytes == 0 { continue }
+                return frame
+            }
+            return nil
         }
     }
 
@@ -93,13 +148,24 @@ enum StreamRelay {
     /// Seconds to wait for an app to close its end once both directions finished.
     static let closeWait = 10.0
 
-    /// Returns once `channel` closed, or `seconds` passed.
+    /// Returns once `channel` closed, or `seconds` passed. Not a task group racing
+    /// `closeFuture.get()` against a sleep: that wait ignores cancellation, so the group waited for
+    /// the close after all, and an app that never closed its end held the relay for good.
     static func closed(_ channel: any Channel, within seconds: Double) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await channel.closeFuture.get() }
-            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
-            await group.next()
-            group.cancelAll()
+        /// Resumes the wait once, whichever comes first.
+        final class Once: Sendable {
+            let done = Atomic(false)
+            func first() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
+        }
+        let once = Once()
+        await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
+            let timer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+                if once.first() { waiting.resume() }
+            }
+            channel.closeFuture.whenComplete { _ in
+                timer.cancel()
+                if once.first() { waiting.resume() }
+            }
         }
     }
 }

@@ -148,7 +148,7 @@ public final class NearbyReceiver: Sendable {
                 guard let first, let peer = check.fingerprint else { return }
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
                 if first.kind == .message {
-                    let relay = ActivityRelay(root: configuration.root.path, paired: paired)
+                    let relay = ActivityRelay(root: configuration.root.path, paired: paired, heartbeat: configuration.streamHeartbeat)
                     switch try IncomingSession.message(first) {
                     case .watchActivities:
                         try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)

@@ -24,6 +24,9 @@ public struct ReceiverConfiguration: Sendable {
     public var maximumSessions = 8
     /// Seconds a session may stay silent before it is closed.
     public var idleTimeout: Double = 30
+    /// Seconds between the heartbeats that keep a quiet continuation stream open (the protocol's
+    /// 10 s, the same on both devices; other values are for tests).
+    public var streamHeartbeat: Double = 10
     /// The slowest average a session may keep, in bytes per second: an accepted session has
     /// ``sessionGrace`` seconds plus its remaining bytes at this rate, then it is closed (a sender
     /// that trickles a byte now and then holds a session slot for no longer than that).
