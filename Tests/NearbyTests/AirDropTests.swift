@@ -120,9 +120,9 @@ import Testing
         }
     }
 
-    static func post(_ path: String, _ body: [UInt8], port: Int, type: String = "application/octet-stream") async throws -> HTTPClient.Reply {
+    static func post(_ path: String, _ body: [UInt8], port: Int, type: String = "application/octet-stream", host: String = "::1") async throws -> HTTPClient.Reply {
         let client = HTTPClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
-        return try await client.request(.POST, host: "::1", port: port, secure: true, path: path, body: .bytes(body, contentType: type), check: PeerCheck { _ in true })
+        return try await client.request(.POST, host: host, port: port, secure: true, path: path, body: .bytes(body, contentType: type), check: PeerCheck { _ in true })
     }
 
     @Test func onlyTheOfferedRegularFilesAreKeptUnderSafeNames() async throws {
@@ -139,6 +139,9 @@ import Testing
         try await Self.withAirDrop(b) { port, events in
             let discover = try await Self.post("/Discover", [], port: port)
             #expect(try AirDropReceiverInfo.decode(discover.body)?.name == "Bea's desktop")
+            // The server listens on the interface's IPv6 address only (here loopback's ::1; on a
+            // real link its link-local one): the same port on the machine's IPv4 is not served.
+            await #expect(throws: NearbyError.self) { try await Self.post("/Discover", [], port: port, host: "127.0.0.1") }
             // No upload before an accepted Ask; an Ask for links is refused.
             #expect(try await Self.post("/Upload", archive, port: port, type: "application/x-cpio").status == 403)
             let links = BinaryPropertyListWriter().write(.dictionary(["SenderComputerName": .string("x"), "Items": .array([.string("https://example.com")])]))

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import AppRegistry
 import Crypto
 import MulticastDNS
@@ -43,7 +48,8 @@ final class AirDropReceiver: Sendable {
     /// Binds the server (nothing is announced or served until ``run()``).
     init(configuration: ReceiverConfiguration, settings: AirDropSettings, identity: DeviceIdentity, policy: AskPolicy,
          events: @escaping @Sendable (ReceiverEvent) -> Void) async throws {
-        (server, connections) = try await HTTPServer.bind(host: "::", port: settings.port, tls: try TLSSetup.localSendContext(identity, server: true),
+        (server, connections) = try await HTTPServer.bind(try Self.listeningAddress(on: settings.interface, port: settings.port),
+                                                          tls: try TLSSetup.localSendContext(identity, server: true),
                                                           idle: configuration.idleTimeout, what: "AirDrop port")
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
@@ -51,6 +57,25 @@ final class AirDropReceiver: Sendable {
         self.policy = policy
         self.events = events
         identifier = String(Fingerprint.hex((0..<6).map { _ in UInt8.random(in: 0...255) }))
+    }
+
+    /// Where the server listens: the interface's IPv6 link-local address, the one announced (as
+    /// on AWDL), else its first IPv6 address (loopback's `::1`, in tests); never every address,
+    /// so that the port is not reached from the machine's other networks.
+    static func listeningAddress(on interface: String, port: Int) throws -> NIOCore.SocketAddress {
+        let found: NetworkInterface?
+        do { found = try NetworkInterface.all().first { $0.name == interface } } catch {
+            throw NearbyError.connection("AirDrop: the network interfaces could not be listed: \(error)")
+        }
+        guard let found else { throw NearbyError.connection("AirDrop: there is no network interface \(interface)") }
+        let v6 = found.addresses.filter { $0.family == .v6 }
+        guard var chosen = v6.first(where: \.isLinkLocal) ?? v6.first else {
+            throw NearbyError.connection("AirDrop: \(interface) has no IPv6 address (AirDrop runs on a link-local IPv6 link)")
+        }
+        chosen.port = UInt16(clamping: port)
+        return chosen.withSocketAddress { pointer, _ in
+            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { NIOCore.SocketAddress($0.pointee, host: interface) }
+        }
     }
 
     var info: AirDropReceiverInfo { AirDropReceiverInfo(name: configuration.deviceName, model: settings.model) }

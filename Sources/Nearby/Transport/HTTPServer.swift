@@ -33,13 +33,24 @@ enum HTTPServer {
     /// ``takeBody(of:into:)`` (``HeldBodyHandler``).
     static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0,
                      holds: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in false }) async throws -> (Listener, AcceptLoop<Connection>) {
+        let address: SocketAddress
+        do { address = try SocketAddress.makeAddressResolvingHost(host, port: port) } catch {
+            throw NearbyError.connection("\(what) \(port): \(host) is not an address: \(error)")
+        }
+        return try await bind(address, tls: tls, idle: idle, what: what, grace: grace, holds: holds)
+    }
+
+    /// Binds `address` (an IPv6 link-local one with its interface), as ``bind(host:port:tls:idle:what:grace:holds:)``.
+    static func bind(_ address: SocketAddress, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0,
+                     holds: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in false }) async throws -> (Listener, AcceptLoop<Connection>) {
+        let port = address.port ?? 0
         let connections = AcceptLoop<Connection>(channel: { $0.channel }, grace: grace) { try? await $0.executeThenClose { _, _ in } }
         do {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .bind(host: host, port: port) { channel in
+                .bind(to: address) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let sync = channel.pipeline.syncOperations
                         if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
