@@ -8,8 +8,8 @@ public struct UserActivity: Sendable, Equatable {
     public var activityType: String
     /// A title for the user.
     public var title: String?
-    /// The state another device needs: a property-list dictionary, at most ``Handoff/UserInfoSize/limit``
-    /// bytes as a binary property list (Apple advises 3 KB).
+    /// The state another device needs: a property-list dictionary of at most 64 KiB as a binary
+    /// property list (`UserInfoSize.limit`; Apple advises 3 KB).
     public var userInfo: [String: PropertyList]
     /// A web page showing the same, for a device without the app (`http` or `https`).
     public var webpageURL: String?
