@@ -125,19 +125,19 @@ open class NSUserActivity: @unchecked Sendable {
 
     /// ``getContinuationStreams(completionHandler:)`` for Swift concurrency, as Apple's SDK names it.
     open func continuationStreams() async throws -> (InputStream, OutputStream) {
-        /// The streams, handed from the handler's thread to the awaiting task once.
-        final class Handed: @unchecked Sendable { var streams: (InputStream, OutputStream)? }
-        let handed = Handed()
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        /// The streams, handed from the handler's thread to the awaiting task as the
+        /// continuation's value (Foundation's streams are not Sendable; each is used by one side
+        /// at a time), not through a box the handler fills.
+        struct Handed: @unchecked Sendable { let input: InputStream, output: OutputStream }
+        let handed = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Handed, any Error>) in
             getContinuationStreams { input, output, error in
                 guard let input, let output else {
                     return continuation.resume(throwing: error ?? NSError(domain: NSCocoaErrorDomain, code: 4609))
                 }
-                handed.streams = (input, output)
-                continuation.resume()
+                continuation.resume(returning: Handed(input: input, output: output))
             }
         }
-        return handed.streams!
+        return (handed.input, handed.output)
     }
 
     /// What reached this process for this activity while current (``ProcessOffers``), told to

@@ -136,6 +136,17 @@ struct NearbyTool: Sendable {
         }
     }
 
+    /// What one device answered `continue`: its offers, or why not.
+    ///
+    /// A named struct, not a `(String, Result<…>)` tuple, as the task group's child result: with
+    /// the tuple, the release build (scripts/release-flags) got no child result at all out of
+    /// the group, so `nearby continue` reported "offers no activity" for a device `nearby
+    /// activities` listed; the debug build had them.
+    struct DeviceOffers: Sendable {
+        var name: String
+        var offers: Result<[ActivityOffer], NearbyError>
+    }
+
     /// `continue [DEVICE] [--type TYPE] [--app BUNDLE]`: takes the offers of DEVICE (else of the
     /// one paired device in reach that offers any), picks the newest (or the newest of `--type`)
     /// and continues it here (``Handoff/ActivityContinuation``). Exit status 0 when an app got it
@@ -149,16 +160,18 @@ struct NearbyTool: Sendable {
         }
         let root = self.root, wanted = command[.type], reached = targets
         // Each device's offers now; a device that did not answer offers nothing, unless none did.
-        let answers: [(name: String, offers: Result<[ActivityOffer], NearbyError>)] = AsyncBridge.run {
-            await withTaskGroup(of: (String, Result<[ActivityOffer], NearbyError>).self) { group in
+        let answers: [DeviceOffers] = AsyncBridge.run {
+            await withTaskGroup(of: DeviceOffers.self) { group in
                 for (name, target) in reached {
                     group.addTask {
-                        do { return (name, .success(try await ContinuationClient(root: root).offers(of: target))) } catch {
-                            return (name, .failure(.connection("\(name): \(error)")))
+                        do { return DeviceOffers(name: name, offers: .success(try await ContinuationClient(root: root).offers(of: target))) } catch {
+                            return DeviceOffers(name: name, offers: .failure(.connection("\(name): \(error)")))
                         }
                     }
                 }
-                return await group.reduce(into: []) { $0.append(($1.0, $1.1)) }
+                var answers: [DeviceOffers] = []
+                for await answer in group { answers.append(answer) }
+                return answers
             }
         }
         if answers.allSatisfy({ if case .failure = $0.offers { true } else { false } }), case .failure(let error)? = answers.first?.offers {

@@ -21,10 +21,21 @@ public struct ActivityWatcher: Sendable {
     /// the connection ends (then this throws why). The device must be paired (`target`'s
     /// expected fingerprint, else any paired device's).
     public func watch(_ target: SendTarget, offers: @escaping @Sendable ([ActivityOffer]) async -> Bool) async throws {
+        _ = try await session(target) { list -> Void? in await offers(list) ? nil : () }
+    }
+
+    /// The device's offers now: its first answer to a watch.
+    public func offers(of target: SendTarget) async throws -> [ActivityOffer] {
+        // Returned as the session's value, not through a box the handler fills.
+        try await session(target) { $0 }
+    }
+
+    /// Watches `target` until `answer` returns a value for the offers it was given, and returns that.
+    private func session<R: Sendable>(_ target: SendTarget, answer: @escaping @Sendable ([ActivityOffer]) async -> R?) async throws -> R {
         let (channel, check) = try await Connection.connect(from: root, to: target, timeout: connectTimeout, idle: idleTimeout)
         let expected = target.expected
         do {
-            try await channel.executeThenClose { inbound, outbound in
+            return try await channel.executeThenClose { inbound, outbound -> R in
                 var frames = inbound.makeAsyncIterator()
                 do { try await outbound.write(SessionMessage.watchActivities.frame) } catch {
                     // A handshake that failed closes the channel first; its reason (a refused
@@ -41,7 +52,7 @@ public struct ActivityWatcher: Sendable {
                                 throw NearbyError.protocolViolation("offer \(index) from \(target.address): \(error)")
                             }
                         }
-                        guard await offers(decoded) else { return }
+                        if let result = await answer(decoded) { return result }
                     case .refused(let why): throw NearbyError.declined(why)
                     default: throw NearbyError.protocolViolation("expected the activities \(target.address) offers")
                     }

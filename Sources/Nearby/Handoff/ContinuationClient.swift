@@ -30,14 +30,7 @@ public struct ContinuationClient: Sendable {
 
     /// The offers `target` makes now (the first answer to a watch).
     public func offers(of target: SendTarget) async throws -> [ActivityOffer] {
-        /// What the watch handed over, from its handler to here.
-        final class Seen: @unchecked Sendable { var offers: [ActivityOffer] = [] }
-        let seen = Seen()
-        try await ActivityWatcher(root: root).watch(target) { offers in
-            seen.offers = offers
-            return false
-        }
-        return seen.offers
+        try await ActivityWatcher(root: root).offers(of: target)
     }
 
     /// Opens streams to the app whose offer `offer` names on `target` and relays them to and from the
