@@ -281,15 +281,15 @@ import Testing
 
     /// A stream that carries nothing for longer than the receiver's idle timeout stays open (the
     /// relays' heartbeats), and one whose other device goes silent without closing ends with an
-    /// error on the app's side (the silence limit), never a wait. Timings scaled down: idle 1 s,
-    /// a heartbeat every 0.2 s.
+    /// error on the app's side (the silence limit), never a wait. Timings scaled down: idle 3 s,
+    /// a heartbeat every 0.5 s (idle 1 s and 0.2 s ended the quiet stream in a loaded full suite).
     @Test func aQuietStreamOutlivesTheIdleTimeoutAndASilentDeviceEndsIt() async throws {
         let a = try Device(), b = try Device()
         try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
-        // The offering app thinks for 3 s (three idle timeouts) before it reads and answers.
+        // The offering app thinks for 7 s (over two idle timeouts) before it reads and answers.
         let (_, endpoint, offer, publication) = try Self.offering(on: a, type: "com.example.notes.editing", bundle: "com.example.notes") { request in
             guard case .streams(_, let channel) = request else { return }
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 7)
             var received: [UInt8] = []
             while case .data(let bytes)? = try? channel.read() { received += bytes }
             try? channel.write(.data(received))
@@ -300,7 +300,7 @@ import Testing
             channel.close()
         }
         defer { endpoint.close(); publication.withdraw() }
-        try await TransferTests.withReceiver(a, executor: Self.executor, configure: { $0.idleTimeout = 1; $0.streamHeartbeat = 0.2 }) { port, events in
+        try await TransferTests.withReceiver(a, executor: Self.executor, configure: { $0.idleTimeout = 3; $0.streamHeartbeat = 0.5 }) { port, events in
             let target = SendTarget(host: "127.0.0.1", port: port, expected: a.identity.fingerprint)
             func relay(heartbeat: Double) throws -> (ContinuationChannel, Task<Void, any Error>) {
                 let (app, helper) = try StreamSocket.pair()
@@ -311,7 +311,7 @@ import Testing
                 }
                 return (ContinuationChannel(app), task)
             }
-            let (quiet, quietRelay) = try relay(heartbeat: 0.2)
+            let (quiet, quietRelay) = try relay(heartbeat: 0.5)
             let (back, finished) = try await TestSupport.offPool {
                 try quiet.write(.data([1, 2, 3]))
                 try quiet.write(.finished)

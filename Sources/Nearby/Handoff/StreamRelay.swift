@@ -45,7 +45,7 @@ enum StreamRelay {
     static func run(_ side: Side, remote: inout some FrameSource, remoteOutbound: NIOAsyncChannelOutboundWriter<Frame>, remoteChannel: any Channel,
                     local: NIOAsyncChannel<Frame, Frame>, heartbeat: Double = Self.heartbeat) async throws {
         let heard = LastHeard()
-        let beating = Task { await Self.beat(every: heartbeat, remoteOutbound, remoteChannel, heard) }
+        let beating = Self.beat(every: heartbeat, remoteChannel, heard)
         defer { beating.cancel() }
         var heardRemote = Heard(source: remote, heard: heard)
         defer { remote = heardRemote.source }
@@ -107,13 +107,20 @@ enum StreamRelay {
 
     /// Sends a heartbeat every `seconds` and closes `channel` once nothing came from the other
     /// device for ``silenceLimit`` of them before it finished; until cancelled.
-    static func beat(every seconds: Double, _ outbound: NIOAsyncChannelOutboundWriter<Frame>, _ channel: any Channel, _ heard: LastHeard) async {
-        while (try? await Task.sleep(for: .seconds(seconds))) != nil {
+    ///
+    /// On the connection's event loop, not in a task: the cooperative pool can be held up by
+    /// other work for longer than a heartbeat (a loaded test run ended a quiet stream that way),
+    /// while the event loop is the connection's own. A heartbeat is one whole frame written
+    /// there, so it never splits a frame the relay writes.
+    static func beat(every seconds: Double, _ channel: any Channel, _ heard: LastHeard) -> RepeatedTask {
+        let interval = TimeAmount.milliseconds(Int64(seconds * 1000))
+        return channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             if heard.state.withLock({ !$0.finished && Clock.monotonic() - $0.time > Self.silenceLimit * seconds }) {
-                try? await channel.close()
+                task.cancel()
+                channel.close(promise: nil)
                 return
             }
-            try? await outbound.write(Frame(kind: .data, payload: ByteBuffer()))
+            channel.writeAndFlush(Frame(kind: .data, payload: ByteBuffer()), promise: nil)
         }
     }
 
