@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import AppRegistry
 import Crypto
 import MulticastDNS
@@ -69,12 +64,13 @@ final class AirDropReceiver: Sendable {
         }
         guard let found else { throw NearbyError.connection("AirDrop: there is no network interface \(interface)") }
         let v6 = found.addresses.filter { $0.family == .v6 }
-        guard var chosen = v6.first(where: \.isLinkLocal) ?? v6.first else {
+        guard let chosen = v6.first(where: \.isLinkLocal) ?? v6.first else {
             throw NearbyError.connection("AirDrop: \(interface) has no IPv6 address (AirDrop runs on a link-local IPv6 link)")
         }
-        chosen.port = UInt16(clamping: port)
-        return chosen.withSocketAddress { pointer, _ in
-            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { NIOCore.SocketAddress($0.pointee, host: interface) }
+        // As text with its interface (`fe80::1%awdl0`), which getaddrinfo turns into the scope.
+        let host = SystemCalls.SocketAddress.text(of: chosen.address) + (chosen.isLinkLocal ? "%" + interface : "")
+        do { return try NIOCore.SocketAddress.makeAddressResolvingHost(host, port: port) } catch {
+            throw NearbyError.connection("AirDrop: \(host) is not an address to listen on: \(error)")
         }
     }
 

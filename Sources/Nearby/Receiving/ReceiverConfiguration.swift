@@ -26,7 +26,7 @@ public struct ReceiverConfiguration: Sendable {
     public var idleTimeout: Double = 30
     /// Seconds between the heartbeats that keep a quiet continuation stream open (the protocol's
     /// 10 s, the same on both devices; other values are for tests).
-    public var streamHeartbeat: Double = 10
+    public var streamHeartbeat: Double = StreamRelay.heartbeat
     /// The slowest average a session may keep, in bytes per second: an accepted session has
     /// ``sessionGrace`` seconds plus its remaining bytes at this rate, then it is closed (a sender
     /// that trickles a byte now and then holds a session slot for no longer than that).
