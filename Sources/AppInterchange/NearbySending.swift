@@ -8,7 +8,8 @@ public struct NearbyDevice: Sendable, Hashable {
     public var name: String
     /// Its certificate's SHA-256, hex.
     public var fingerprint: String
-    /// Where it was seen just now (`HOST:PORT`), when looked for and seen.
+    /// Where it is in reach (`HOST:PORT`): as this device's running receiver sees it now
+    /// (`DevicesInReach`), or where it was seen just now when looked for. `nil` when not seen.
     public var inReach: String?
 }
 
@@ -24,13 +25,18 @@ public struct NearbySendReport: Sendable, Hashable {
 }
 
 extension InterchangeApp {
-    /// The paired devices this app can send to, from the device root's paired list.
-    /// - Parameter lookingAround: also look for them on the network (DNS-SD, about 1.5 s,
-    ///   through `nearby list`) and fill in ``NearbyDevice/inReach``.
+    /// The paired devices this app can send to, from the device root's paired list, with
+    /// ``NearbyDevice/inReach`` from what this device's running receiver sees (if one runs).
+    /// - Parameter lookingAround: look for them on the network instead (DNS-SD, about 1.5 s,
+    ///   through `nearby list`), for when no receiver runs.
     public func nearbyDevices(lookingAround: Bool = false) throws(InterchangeError) -> [NearbyDevice] {
         let paired: PairedDevices
         do { paired = try PairedDevices.load(from: NearbyFolder(root: root)) } catch { throw .nearby(device: nil, reason: "\(error)") }
-        var devices = paired.devices.map { NearbyDevice(name: $0.name, fingerprint: $0.fingerprint.hex, inReach: nil) }
+        let reach = lookingAround ? nil : DevicesInReach.live(in: NearbyFolder(root: root))
+        var devices = paired.devices.map { device in
+            NearbyDevice(name: device.name, fingerprint: device.fingerprint.hex,
+                         inReach: reach?.devices.first { $0.fingerprint == device.fingerprint }?.address)
+        }
         guard lookingAround, !devices.isEmpty else { return devices }
         // The tool, not the library: discovery lives in Nearby, above this library (it delivers
         // through the chooser), as the sheet's nearby row also runs the tool.

@@ -9,6 +9,7 @@ import SystemCalls
 /// ROOT/Nearby/identity-cert.der   its self-signed certificate (0600); its SHA-256 is the fingerprint
 /// ROOT/Nearby/Paired.plist        the paired devices: name and pinned fingerprint (0600)
 /// ROOT/Nearby/Spool/              items being received, kept for resume until delivered
+/// ROOT/Nearby/InReach.plist       the paired devices a running receiver sees in reach (0600)
 /// ```
 public struct NearbyFolder: Sendable, Hashable {
     /// The device root it belongs to.
@@ -23,6 +24,8 @@ public struct NearbyFolder: Sendable, Hashable {
     public var paired: String { path + "/Paired.plist" }
     /// Items being received.
     public var spool: String { path + "/Spool" }
+    /// The paired devices in reach, as a running receiver sees them (``DevicesInReach``).
+    public var inReach: String { path + "/InReach.plist" }
 
     /// The nearby folder of `root`.
     public init(root: DeviceRoot) { self.root = root }

@@ -60,7 +60,7 @@ struct OpeninCommands {
         // started if later queries would gain from one.
         defer { DesktopWatcher.startWatcherIfWorthwhile(autostart, choices: choices) }
         if nearbyOnly && choices.rows.isEmpty && DesktopDialog.trigger(asked: command.flag(.dialog), list: command.flag(.list) || command.flag(.json)) == .never {
-            throw Failure(message: Self.noNearbyDevice, status: 1)
+            throw Failure(message: DocumentChooser.whyNoNearbyDevice(on: root), status: 1)
         }
         if let target = command[.to] { return try perform(choices.row(forApp: target), of: choices, chooser: chooser) }
         if let type = command[.activity] { return try perform(choices.row(forActivity: type), of: choices, chooser: chooser) }
@@ -70,7 +70,7 @@ struct OpeninCommands {
             var dialog = try DesktopDialog.find()
             if nearbyOnly { dialog.purpose = .sendToNearbyDevice }
             do throws(Failure) {
-                guard !choices.rows.isEmpty else { throw Failure(message: nearbyOnly ? Self.noNearbyDevice : "nothing can take \(choices.documentsPhrase)", status: 1) }
+                guard !choices.rows.isEmpty else { throw Failure(message: nearbyOnly ? DocumentChooser.whyNoNearbyDevice(on: root) : "nothing can take \(choices.documentsPhrase)", status: 1) }
                 guard let index = try dialog.choose(choices) else {
                     Output.error("openin: cancelled")
                     return 1
@@ -103,9 +103,6 @@ struct OpeninCommands {
         }
         return try perform(.success(choices.rows[choice]), of: choices, chooser: chooser)
     }
-
-    /// What `--nearby` says when no device is paired.
-    static let noNearbyDevice = "no device is paired with this one: pair one with nearby pair (docs/nearby.md)"
 
     func annotation() throws(Failure) -> PropertyList? {
         guard let text = command[.annotation] else { return nil }

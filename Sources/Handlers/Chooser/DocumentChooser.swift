@@ -104,7 +104,7 @@ public struct DocumentChooser: Sendable {
         var sheet = chooser.sheet(for: documents, exclude: configuration.exclude, sourceApplication: configuration.offersSender ? "" : sender,
                                   refusals: configuration.apps != .relevant,
                                   senderIsRegistered: registry.appRecordCount == 0 ? nil : AppBundle.isRegistered(sender, in: registry),
-                                  nearbyDevices: Self.pairedDeviceNames(on: root))
+                                  nearbyDevices: Self.nearbyDeviceNames(on: root))
         if let desktop { desktop.linux.arrange(&sheet, selection: desktop.selection) }
         if configuration.nearbyDevicesOnly {
             sheet.apps = []
@@ -115,12 +115,25 @@ public struct DocumentChooser: Sendable {
                        shareExtensionTypes: chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) })
     }
 
-    /// The names of the devices paired with `root`'s (none when it has not paired, or its list
-    /// cannot be read: the sheet still opens; `nearby list` says what is wrong).
-    static func pairedDeviceNames(on root: DeviceRoot) -> [String] {
+    /// The names of the paired devices the sheet offers: those in reach, when the device's
+    /// running receiver keeps a record of them (``DevicesInReach``), and a device it cannot
+    /// recognise in discovery (one paired without a discovery key) since nobody can say; every
+    /// paired device when no receiver keeps the record. None when this device has not paired, or
+    /// its list cannot be read: the sheet still opens, and `nearby list` says what is wrong.
+    public static func nearbyDeviceNames(on root: DeviceRoot) -> [String] {
         let folder = NearbyFolder(root: root)
         guard FileSystem.exists(folder.paired) else { return [] }
-        return ((try? PairedDevices.load(from: folder))?.devices ?? []).map(\.name)
+        let paired = (try? PairedDevices.load(from: folder))?.devices ?? []
+        guard let reach = DevicesInReach.live(in: folder) else { return paired.map(\.name) }
+        return paired.filter { $0.discoveryKey == nil || reach.contains($0.fingerprint) }.map(\.name)
+    }
+
+    /// Why ``nearbyDeviceNames(on:)`` is empty, for `openin --nearby` to say.
+    public static func whyNoNearbyDevice(on root: DeviceRoot) -> String {
+        let names = ((try? PairedDevices.load(from: NearbyFolder(root: root)))?.devices ?? []).map(\.name)
+        guard !names.isEmpty else { return "no device is paired with this one: pair one with nearby pair (docs/nearby.md)" }
+        return "no paired device is in reach (paired: \(names.joined(separator: ", "))): this device's receiver sees none of them now; "
+            + "nearby send --to NAME still looks for it, then tries where it was last reached"
     }
 
     /// The app `identifier` (a registered bundle identifier, or a desktop-file ID), when it can

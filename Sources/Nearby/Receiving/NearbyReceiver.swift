@@ -89,6 +89,15 @@ public final class NearbyReceiver: Sendable {
             group.addTask { try await self.accept() }
             if let localSend { group.addTask { try await localSend.run() } }
             if let airDrop { group.addTask { try await airDrop.run() } }
+            if responder != nil {
+                // Where it announces, it also watches which paired devices are in reach, for the
+                // chooser's sheet (DevicesInReach).
+                let watch = ReachWatch(root: configuration.root, interfaces: configuration.interfaces)
+                group.addTask {
+                    await watch.run { self.events(.failed($0)) }
+                    throw CancellationError()
+                }
+            }
             if let responder {
                 // A new instance each epoch: new random names, new tags (and the paired list as it is now).
                 group.addTask {

@@ -1,0 +1,94 @@
+import AppInterchange
+import Foundation
+@testable import Nearby
+import TestHelpers
+import Testing
+
+/// `openin`'s sheet offers the paired devices in reach, as its running receiver sees them
+/// (DevicesInReach): real `nearby receive` processes announcing and browsing on the loopback
+/// interface, a device that comes, one that leaves with goodbyes, and a receiver killed with
+/// `kill -9`, whose record then speaks no more.
+@Suite(.serialized) struct InReachTests {
+    /// A `nearby receive` process for `device` in paired mode on the loopback interface.
+    static func receiver(_ device: TransferTests.Device, name: String) throws -> Process {
+        let process = Process()
+        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("nearby")
+        process.arguments = ["receive", "--root", device.root.path, "--mode", "paired", "--interface", "lo", "--listen", "127.0.0.1",
+                             "--port", "0", "--no-launch", "--name", name, "--downloads", device.downloads, "--json"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The nearby rows `openin --nearby --list --json` offers on `device` (`nil` when it offers
+    /// none and says why on standard error).
+    static func nearbyRows(_ device: TransferTests.Device) async throws -> (rows: [String], stderr: String) {
+        let run = try await OpeninNearbyRowTests.openin(["--root", device.root.path, TransferTests.sample("notes.txt"), "--nearby", "--list", "--json"])
+        guard run.status == 0 else { return ([], run.stderr) }
+        let sheet = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        return (((sheet["activities"] as? [[String: Any]]) ?? []).compactMap { $0["activityType"] as? String }, run.stderr)
+    }
+
+    /// Polls `nearbyRows` until it gives `expected`, for at most `seconds`; the last rows seen.
+    static func rows(on device: TransferTests.Device, becoming expected: [String], within seconds: Double) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var seen = try await nearbyRows(device).rows
+        while seen != expected && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            seen = try await nearbyRows(device).rows
+        }
+        return seen
+    }
+
+    @Test func theSheetOffersThePairedDevicesInReachAsTheReceiverSeesThem() async throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device(), c = try TransferTests.Device(), d = try TransferTests.Device()
+        // a pairs with b and c as `nearby pair` does (a shared discovery key each), and pins d
+        // without one: d cannot be recognised in discovery, so nobody can say whether it is in reach.
+        let keyB = (0..<32).map { _ in UInt8.random(in: 0...255) }, keyC = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        var paired = PairedDevices()
+        paired.pin(PairedDevice(name: "b", fingerprint: b.identity.fingerprint, pairedAt: 0, discoveryKey: keyB))
+        paired.pin(PairedDevice(name: "c", fingerprint: c.identity.fingerprint, pairedAt: 0, discoveryKey: keyC))
+        paired.pin(PairedDevice(name: "d", fingerprint: d.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:9"))
+        try paired.save(to: a.folder)
+        var pairedB = PairedDevices()
+        pairedB.pin(PairedDevice(name: "a", fingerprint: a.identity.fingerprint, pairedAt: 0, discoveryKey: keyB))
+        try pairedB.save(to: b.folder)
+
+        // No receiver runs on a: nobody knows what is in reach, so every paired device is offered.
+        #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c", "nearby:d"])
+
+        let receiverA = try Self.receiver(a, name: "a")
+        defer { if receiverA.isRunning { receiverA.terminate() } }
+        // Once a's receiver keeps its record, b and c (not running) are not in reach; d still is offered.
+        #expect(try await Self.rows(on: a, becoming: ["nearby:d"], within: 20) == ["nearby:d"])
+        #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
+
+        // b starts announcing: a's receiver sees it, and the sheet offers it.
+        let receiverB = try Self.receiver(b, name: "b")
+        defer { if receiverB.isRunning { receiverB.terminate() } }
+        #expect(try await Self.rows(on: a, becoming: ["nearby:b", "nearby:d"], within: 20) == ["nearby:b", "nearby:d"])
+        // An app sees it in reach too, with the address it announced, without looking around.
+        let app = try InterchangeApp(bundleIdentifier: "com.example.mail", root: a.root)
+        let inReach = try app.nearbyDevices().first { $0.name == "b" }?.inReach
+        #expect(inReach?.hasPrefix("127.0.0.1:") == true, "\(String(describing: inReach))")
+
+        // b stops (SIGTERM: goodbyes): it leaves the sheet.
+        receiverB.terminate()
+        receiverB.waitUntilExit()
+        #expect(try await Self.rows(on: a, becoming: ["nearby:d"], within: 20) == ["nearby:d"])
+
+        // Without d, --nearby has no row and says why.
+        paired.unpin(named: "d")
+        try paired.save(to: a.folder)
+        let none = try await Self.nearbyRows(a)
+        #expect(none.rows.isEmpty && none.stderr.contains("no paired device is in reach (paired: b, c)"), "\(none.stderr)")
+
+        // a's receiver is killed: its record stays behind, but speaks no more.
+        kill(receiverA.processIdentifier, SIGKILL)
+        receiverA.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
+        #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
+    }
+}
