@@ -27,6 +27,8 @@ public final class MulticastBrowser: Sendable {
     private let snapshot: ServiceList
     private let continuation: AsyncStream<BrowseEvent>.Continuation
     private let interfaceSet: InterfaceSet
+    /// The interfaces of the Avahi browse sessions: each chosen one, or `nil` alone for every one.
+    private let avahiInterfaces: [UInt32?]
     private let maximumQueryInterval: Double
     private let deliver: @Sendable (BrowseEvent) -> Void
     /// The type browsed for.
@@ -44,8 +46,9 @@ public final class MulticastBrowser: Sendable {
     /// then after 1, 2, 4… seconds up to `maximumQueryInterval`; through Avahi the daemon asks,
     /// and answers at once from its cache what it has seen already. Either way each instance is
     /// reported resolved (port, TXT record, every address its host has on that interface), and
-    /// should the daemon go away, an automatic browser reports its instances removed and goes on
-    /// with the built-in engine, which finds them again (see ``fallbackReason``).
+    /// should the daemon go away, the browser reports its instances removed and goes on with the
+    /// built-in engine, which finds them again (see ``fallbackReason``); when the daemon returns
+    /// (tried every 2 s), the same the other way.
     ///
     /// `onEvent` is called on the browser's thread with each change, in order; it must return
     /// quickly, and may call ``stop()``. Throws when the type is not a service type, an interface
@@ -58,6 +61,7 @@ public final class MulticastBrowser: Sendable {
         self.type = serviceType
         self.interfaces = set.members.map(\.name)
         interfaceSet = set
+        avahiInterfaces = interfaces == nil ? [nil] : set.members.map(\.index)
         self.maximumQueryInterval = maximumQueryInterval
         let (stream, continuation) = AsyncStream<BrowseEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         events = stream
@@ -77,7 +81,7 @@ public final class MulticastBrowser: Sendable {
         }
         var sessions: [AvahiBrowseSession] = []
         do {
-            for index in interfaces == nil ? [nil] : set.members.map(\.index) {
+            for index in avahiInterfaces {
                 sessions.append(try AvahiBrowseSession(connection: connection, type: serviceType, interface: index, report: deliver))
             }
         } catch {
@@ -98,18 +102,76 @@ public final class MulticastBrowser: Sendable {
     }
 
     /// The daemon went away: what it had found is reported removed (nothing keeps it current any
-    /// more), and the built-in engine browses from now on, finding again whatever is still there.
+    /// more), and the built-in engine browses until the daemon comes back, finding again whatever
+    /// is still there; then the daemon does again.
     private func fallBack(_ reason: String) {
         let sessions = state.withLock { $0.avahi?.sessions ?? [] }
         for session in sessions { session.stop(reportRemovals: true) }
-        state.withLock { state in
-            guard !state.stopped, state.engine == nil else { return }
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped, state.engine == nil else { return false }
             do throws(MulticastDNSError) {
                 state.engine = try Self.builtIn(type, interfaceSet, maximumQueryInterval, deliver)
                 state.fallbackReason = "avahi-daemon went away (\(reason)); browsing with the built-in engine"
             } catch {
                 state.fallbackReason = "avahi-daemon went away (\(reason)), and the built-in engine did not start: \(error)"
             }
+            return true
+        }
+        guard started else { return }
+        AvahiReturn.watch(wanted: { [weak self] in self?.state.withLock { !$0.stopped && $0.fallbackReason != nil } ?? false },
+                          resume: { [weak self] connection in
+                              guard let self else {
+                                  connection.close()
+                                  return true
+                              }
+                              return self.resume(through: connection)
+                          })
+    }
+
+    /// The daemon is back: browse through it again. What the built-in engine found is reported
+    /// removed, as at the fallback, and the daemon's sessions report again what is still there.
+    /// Whether it is done (false: the daemon refused, and the built-in engine browses again).
+    private func resume(through connection: AvahiConnection) -> Bool {
+        let taken = state.withLock { state -> (engine: Engine<Never>?, old: AvahiConnection?)? in
+            guard !state.stopped else { return nil }
+            defer { state.engine = nil }
+            return (state.engine, state.avahi?.connection)
+        }
+        guard let taken else {
+            connection.close()
+            return true
+        }
+        taken.engine?.stop()
+        taken.old?.close()
+        for service in snapshot.services { deliver(.removed(service)) }
+        var sessions: [AvahiBrowseSession] = []
+        do throws(MulticastDNSError) {
+            for index in avahiInterfaces {
+                sessions.append(try AvahiBrowseSession(connection: connection, type: type, interface: index, report: deliver))
+            }
+            let kept = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.avahi = (connection, sessions)
+                state.fallbackReason = nil
+                return true
+            }
+            guard kept else {
+                for session in sessions { session.stop(reportRemovals: false) }
+                connection.close()
+                return true
+            }
+            connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+            return true
+        } catch {
+            for session in sessions { session.stop(reportRemovals: false) }
+            connection.close()
+            state.withLock { state in
+                guard !state.stopped, state.engine == nil else { return }
+                state.avahi = nil
+                state.engine = try? Self.builtIn(type, interfaceSet, maximumQueryInterval, deliver)
+                state.fallbackReason = "avahi-daemon came back but refused to browse (\(error)); browsing with the built-in engine"
+            }
+            return false
         }
     }
 

@@ -23,6 +23,8 @@ public final class MulticastResponder: Sendable {
     private let state: Mutex<State>
     private let published: Mutex<[ServiceInstance]>
     private let interfaceSet: InterfaceSet
+    /// Whether `interfaces:` was given (else the daemon publishes on every interface it uses).
+    private let chosenInterfaces: Bool
     /// The names of the interfaces it answers on (through Avahi without `interfaces:`, the daemon
     /// works on those it uses, as they come and go; these are the ones up when it started).
     public let interfaces: [String]
@@ -35,15 +37,16 @@ public final class MulticastResponder: Sendable {
     /// probes each name first (about 750 ms, RFC 6762 §8.1), and a name another host holds is
     /// replaced by the next one Avahi recommends (`Alice's laptop #2`; see ``instances``). Either
     /// way the SRV record names `hostLabel.local.`, with the addresses of each interface (through
-    /// Avahi, as they are at the start and at each update). Should the daemon go away while
-    /// publishing, an automatic responder goes on with the built-in engine (see
-    /// ``fallbackReason``).
+    /// Avahi, published again within 2 s when they change). Should the daemon go away while
+    /// publishing, the responder goes on with the built-in engine (see ``fallbackReason``), and
+    /// goes back to the daemon when it returns (tried every 2 s).
     ///
     /// Throws when an interface does not exist, the sockets cannot be set up, the daemon refuses a
     /// service, or `backend` is ``DiscoveryBackend/avahi`` and no daemon is reachable.
     public init(instances: [ServiceInstance], interfaces: [String]? = nil, backend: DiscoveryBackend = .automatic) throws(MulticastDNSError) {
         let set = try InterfaceSet(names: interfaces)
         interfaceSet = set
+        chosenInterfaces = interfaces != nil
         self.interfaces = set.members.map(\.name)
         published = Mutex(instances)
         let (connection, reason) = try backend.connect()
@@ -53,14 +56,19 @@ public final class MulticastResponder: Sendable {
         }
         let publisher: AvahiPublisher
         do {
-            publisher = try AvahiPublisher(connection: connection, instances: instances, interfaces: interfaces == nil ? nil : set.members.map(\.index),
-                                           addressInterfaces: set.members.map(\.index))
+            publisher = try Self.publisher(connection, instances, set, chosen: interfaces != nil)
         } catch {
             connection.close()
             throw error
         }
         state = Mutex(State(avahi: (connection, publisher)))
         connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+    }
+
+    private static func publisher(_ connection: AvahiConnection, _ instances: [ServiceInstance], _ set: InterfaceSet,
+                                  chosen: Bool) throws(MulticastDNSError) -> AvahiPublisher {
+        try AvahiPublisher(connection: connection, instances: instances, interfaces: chosen ? set.members.map(\.index) : nil,
+                           addressInterfaces: set.members.map(\.index))
     }
 
     private static func builtIn(_ instances: [ServiceInstance], _ set: InterfaceSet) throws(MulticastDNSError) -> Engine<ResponderRole.Command> {
@@ -70,18 +78,75 @@ public final class MulticastResponder: Sendable {
         }
     }
 
-    /// The daemon went away: publish with the built-in engine from now on (its sockets no longer
-    /// share udp/5353 with a responder).
+    /// The daemon went away: publish with the built-in engine until it comes back (its sockets no
+    /// longer share udp/5353 with a responder), then through the daemon again.
     private func fallBack(_ reason: String) {
         let instances = published.withLock { $0 }
-        state.withLock { state in
-            guard !state.stopped, state.engine == nil else { return }
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped, state.engine == nil else { return false }
             do throws(MulticastDNSError) {
                 state.engine = try Self.builtIn(instances, interfaceSet)
                 state.fallbackReason = "avahi-daemon went away (\(reason)); publishing with the built-in engine"
             } catch {
                 state.fallbackReason = "avahi-daemon went away (\(reason)), and the built-in engine did not start: \(error)"
             }
+            return true
+        }
+        guard started else { return }
+        AvahiReturn.watch(wanted: { [weak self] in self?.state.withLock { !$0.stopped && $0.fallbackReason != nil } ?? false },
+                          resume: { [weak self] connection in
+                              guard let self else {
+                                  connection.close()
+                                  return true
+                              }
+                              return self.resume(through: connection)
+                          })
+    }
+
+    /// The daemon is back: publish through it again. The built-in engine stops first, without
+    /// goodbyes: the daemon announces the same records, and browsers keep them meanwhile, while
+    /// an answer of ours to the daemon's probes could read as a conflict. Whether it is done
+    /// (false: the daemon refused, and the built-in engine publishes again).
+    private func resume(through connection: AvahiConnection) -> Bool {
+        let taken = state.withLock { state -> (engine: Engine<ResponderRole.Command>?, old: AvahiConnection?)? in
+            guard !state.stopped else { return nil }
+            defer { state.engine = nil }
+            return (state.engine, state.avahi?.connection)
+        }
+        guard let taken else {
+            connection.close()
+            return true
+        }
+        taken.engine?.stop(goodbyes: false)
+        taken.old?.close()
+        let instances = published.withLock { $0 }
+        do throws(MulticastDNSError) {
+            let publisher = try Self.publisher(connection, instances, interfaceSet, chosen: chosenInterfaces)
+            let kept = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.avahi = (connection, publisher)
+                state.fallbackReason = nil
+                return true
+            }
+            guard kept else {
+                publisher.withdraw()
+                connection.close()
+                return true
+            }
+            // An update meanwhile went to neither: publish what is wanted now.
+            let latest = published.withLock { $0 }
+            if latest != instances { publisher.update(latest) }
+            connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+            return true
+        } catch {
+            connection.close()
+            state.withLock { state in
+                guard !state.stopped, state.engine == nil else { return }
+                state.avahi = nil
+                state.engine = try? Self.builtIn(instances, interfaceSet)
+                state.fallbackReason = "avahi-daemon came back but refused to publish (\(error)); publishing with the built-in engine"
+            }
+            return false
         }
     }
 

@@ -104,7 +104,7 @@ extension MulticastDNSLabTests {
         #expect(facts["e_seen_from_h2"] == "Gina,Gina #2", "\(facts)")
         // Without interfaces (every one, Avahi's AVAHI_IF_UNSPEC) on both sides.
         #expect(facts["e_seen_through_avahi"] == "Gina@eth0:53405:10.219.0.3;Gina #2@eth0:53406:10.219.0.1", "\(facts)")
-        // F: the daemon stops: the built-in engine takes over within a second, answers, stops.
+        // F: the daemon stops: the built-in engine takes over within a second and answers.
         #expect(facts["f_backend_before"] == "avahi")
         #expect(facts["f_backend_after"] == "built-in", "\(facts)")
         #expect(facts["f_fallback"]?.hasPrefix("avahi-daemon went away") == true, "\(facts)")
@@ -114,6 +114,13 @@ extension MulticastDNSLabTests {
         #expect(facts["f_stopped"] == "stopped" && (facts["f_stop_ms"].flatMap(Int.init) ?? .max) < 3000, "\(facts)")
         #expect(facts["f_browser_backend_after"] == "built-in", "\(facts)")
         #expect(facts["f_browser_hal"] == "added,removed,added", "\(facts)")
+        // The daemon back: both return to it, it alone holds udp/5353, ours is still found, and
+        // a new address of the interface is published for our host label.
+        #expect(facts["f_returned"] == "avahi,None" && facts["f_browser_returned"] == "avahi,None", "\(facts)")
+        #expect(facts["f_udp5353_h1_returned"] == "avahi-daemon", "\(facts)")
+        #expect(facts["f_seen_from_h3_returned"] == "Fay,Hal zc", "\(facts)")
+        #expect(facts["f_browser_hal_returned"] == "added,removed,added,removed,added", "\(facts)")
+        #expect(facts["f_new_address_published"] == "yes", "\(facts)")
         // G: through Avahi, 30 starts and stops leave no descriptor or thread; a browser stopped
         // from its own callback ends cleanly.
         #expect(facts["g_times"] == "30")

@@ -90,5 +90,9 @@ import Testing
         receiverA.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
         #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
+        // A record that cannot be read says nothing either, and the sheet still opens.
+        try Data("not a property list".utf8).write(to: URL(fileURLWithPath: a.folder.inReach))
+        #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
+        #expect(throws: NearbyError.self) { try DevicesInReach.load(from: a.folder) }
     }
 }

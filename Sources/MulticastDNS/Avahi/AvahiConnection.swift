@@ -27,6 +27,10 @@ final class AvahiConnection: @unchecked Sendable {
     /// connection was running (it stopped or restarted, or the bus did).
     private var onFailure: (@Sendable (String) -> Void)?
 
+    /// The repeating timers of ``every(_:_:)``, kept until the poll (which frees their timeouts)
+    /// is freed.
+    private var timers: [RepeatingTimer] = []
+
     private init(poll: OpaquePointer) {
         self.poll = poll
     }
@@ -96,6 +100,28 @@ final class AvahiConnection: @unchecked Sendable {
             avahi_threaded_poll_lock(poll)
             defer { avahi_threaded_poll_unlock(poll) }
             return body()
+        }
+    }
+
+    /// Calls `body` every `seconds` on the poll's thread with its lock held (a callback), until the
+    /// connection closes. The corresponding C function is the poll's `timeout_new`, re-armed with
+    /// `timeout_update` after each call.
+    func every(_ seconds: Double, _ body: @escaping () -> Void) {
+        withLock {
+            let timer = RepeatingTimer(connection: self, milliseconds: UInt32(seconds * 1000), body: body)
+            guard let api = avahi_threaded_poll_get(poll), let create = api.pointee.timeout_new else { return }
+            var due = timeval()
+            avahi_elapse_time(&due, timer.milliseconds, 0)
+            timer.api = api
+            timer.timeout = create(api, &due, { timeout, userdata in
+                guard let userdata else { return }
+                let timer = Unmanaged<RepeatingTimer>.fromOpaque(userdata).takeUnretainedValue()
+                timer.connection?.dispatch { timer.body() }
+                var next = timeval()
+                avahi_elapse_time(&next, timer.milliseconds, 0)
+                timer.api?.pointee.timeout_update?(timeout, &next)
+            }, Unmanaged.passUnretained(timer).toOpaque())
+            timers.append(timer)
         }
     }
 
@@ -212,5 +238,21 @@ extension AvahiStringList {
             list = string.withUnsafeBufferPointer { avahi_string_list_add_arbitrary(list, $0.baseAddress, $0.count) }
         }
         return list
+    }
+}
+
+/// A timer of ``AvahiConnection/every(_:_:)``: what its C callback needs, by an unretained
+/// pointer the connection keeps alive.
+private final class RepeatingTimer {
+    weak var connection: AvahiConnection?
+    let milliseconds: UInt32
+    let body: () -> Void
+    var api: UnsafePointer<AvahiPoll>?
+    var timeout: OpaquePointer?
+
+    init(connection: AvahiConnection, milliseconds: UInt32, body: @escaping () -> Void) {
+        self.connection = connection
+        self.milliseconds = milliseconds
+        self.body = body
     }
 }

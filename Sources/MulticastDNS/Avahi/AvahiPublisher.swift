@@ -8,7 +8,8 @@ import SystemCalls
 /// The SRV records name `hostLabel.local.`, as the built-in engine's do, not the daemon's host
 /// name: a paired-mode announcement's host label is random and changes each epoch, where the
 /// daemon's name is stable and identifying. So the publisher adds that name's A and AAAA records
-/// itself (``AvahiHostRecords``), as the addresses are at the start and at each update.
+/// itself (``AvahiHostRecords``), and publishes them again when the addresses change (looked at
+/// every 2 s).
 ///
 /// Everything here runs with the connection's lock held (``AvahiConnection/withLock(_:)`` or a
 /// callback), hence `@unchecked Sendable`.
@@ -57,7 +58,13 @@ final class AvahiPublisher: @unchecked Sendable {
         }
         guard let result else { throw .avahiUnavailable(reason: "the connection is closed") }
         try result.get()
+        // The daemon follows its own name's addresses, not ours: the host names' records are
+        // published again when the interfaces' addresses change.
+        connection.every(Self.addressCheckInterval) { [weak self] in self?.hosts.refresh() }
     }
+
+    /// Seconds between looks at the interfaces' addresses (one `getifaddrs`).
+    static let addressCheckInterval = 2.0
 
     /// Publishes `instances` instead: a changed TXT record is updated in place (the daemon
     /// announces it), a changed port or type re-registers the instance, a new instance gets a

@@ -13,6 +13,9 @@ final class Engine<Command: Sendable>: Sendable {
     private struct Inbox {
         var commands: [Command] = []
         var stopping = false
+        /// Whether the role's goodbyes are left out: another responder publishes the same
+        /// records from now on (``stop(goodbyes:)``).
+        var silent = false
         var woken = false
         var finished = false
     }
@@ -65,11 +68,13 @@ final class Engine<Command: Sendable>: Sendable {
         if wake { _ = try? wakeWrite.writeAll([1]) }
     }
 
-    /// Stops the thread after the role's goodbyes, and waits until it has ended (unless called on
-    /// it).
-    func stop() {
+    /// Stops the thread after the role's goodbyes (none with `goodbyes` false: when avahi-daemon
+    /// publishes the same records from now on, a goodbye would make browsers forget them), and
+    /// waits until it has ended (unless called on it).
+    func stop(goodbyes: Bool = true) {
         let (wake, finished) = inbox.withLock { inbox -> (Bool, Bool) in
             let first = !inbox.stopping
+            if first { inbox.silent = !goodbyes }
             inbox.stopping = true
             return (first, inbox.finished)
         }
@@ -91,14 +96,16 @@ final class Engine<Command: Sendable>: Sendable {
         role.start(now: Clock.monotonic())
         flush()
         while true {
-            let (commands, stopping) = inbox.withLock { inbox in
+            let (commands, stopping, silent) = inbox.withLock { inbox in
                 defer { inbox.commands = []; inbox.woken = false }
-                return (inbox.commands, inbox.stopping)
+                return (inbox.commands, inbox.stopping, inbox.silent)
             }
             for command in commands { role.handle(command, now: Clock.monotonic()) }
             if stopping {
-                role.finish(now: Clock.monotonic())
-                flush()
+                if !silent {
+                    role.finish(now: Clock.monotonic())
+                    flush()
+                }
                 return
             }
             flush()

@@ -5,6 +5,8 @@
 #                         WORK/avahi-HOST.out); prints the pid of avahi-daemon, whose bus pid is
 #                         in BUSES/HOST/bus.pid once the bus is up; the bus is at
 #                         unix:path=BUSES/HOST/socket
+#   restart_avahi HOST    avahi-daemon again in HOST, after its first one stopped, on the same bus
+#                         (output in WORK/avahi-HOST-again.out); prints its pid
 #   bus_config HOST       writes BUSES/HOST/bus.conf (for a bus without a daemon)
 #   udp5353 HOST          the programs holding udp/5353 in HOST ("avahi-daemon,mdns-probe")
 
@@ -61,19 +63,28 @@ CONF
 }
 # Runs in the host: the bus in the background, then avahi-daemon in the foreground (exec'd, so
 # SIGTERM to this process stops the daemon; the bus goes when the lab's namespace is torn down
-# or its process is killed by cleanup).
-DAEMONS='dir=$1
-mount --bind "$dir/services" /etc/avahi/services
-{ mount -t tmpfs tmpfs /run/avahi-daemon 2>/dev/null || { mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon; }; }
-dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile > "$dir/bus.log" 2>&1 &
-echo $! > "$dir/bus.pid"
-for _ in $(seq 1000); do [ -S "$dir/socket" ] && break; sleep 0.02; done
-export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
+# or its process is killed by cleanup). AVAHI_AGAIN is the daemon alone, on the bus already there.
+AVAHI_MOUNTS='mount --bind "$dir/services" /etc/avahi/services
+{ mount -t tmpfs tmpfs /run/avahi-daemon 2>/dev/null || { mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon; }; }'
+AVAHI_EXEC='export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
 exec avahi-daemon --file "$dir/avahi-daemon.conf" --no-drop-root --no-chroot --no-rlimits'
+DAEMONS="dir=\$1
+$AVAHI_MOUNTS
+dbus-daemon --config-file=\"\$dir/bus.conf\" --nofork --nopidfile > \"\$dir/bus.log\" 2>&1 &
+echo \$! > \"\$dir/bus.pid\"
+for _ in \$(seq 1000); do [ -S \"\$dir/socket\" ] && break; sleep 0.02; done
+$AVAHI_EXEC"
+AVAHI_AGAIN="dir=\$1
+$AVAHI_MOUNTS
+$AVAHI_EXEC"
 start_daemons() {
   bus_config "$1" >/dev/null
   avahi_config "$1"
   bg_at "$1" sh -c "$DAEMONS" sh "$BUSES/$1" > "$WORK/avahi-$1.out" 2>&1 &
+  echo $!
+}
+restart_avahi() {
+  bg_at "$1" sh -c "$AVAHI_AGAIN" sh "$BUSES/$1" > "$WORK/avahi-$1-again.out" 2>&1 &
   echo $!
 }
 # The sockets on udp/5353 in host $1 and the programs holding them ("avahi-daemon,mdns-probe").

@@ -20,8 +20,10 @@
 #    and so does h2's lookup through its daemon on every interface.
 # F: avahi-daemon stops while our responder publishes through it and our browser browses
 #    through it, in h1: the responder goes on with the built-in engine (and says why), h3's
-#    built-in lookup finds it again, and it stops; the browser reports python-zeroconf's instance
-#    (in h3) removed and then found again by the built-in engine.
+#    built-in lookup finds it again; the browser reports python-zeroconf's instance (in h3)
+#    removed and then found again by the built-in engine. Then the daemon starts again: both go
+#    back to it, only the daemon holds udp/5353, h3 still finds ours; an address added to h1's
+#    interface is published for our host label; and the responder stops.
 # G: through Avahi, a responder and a browser started and stopped 30 times in one process: no
 #    descriptor or thread left; and a browser stopped from inside its own event callback (its
 #    first addition, a built-in responder starting in h3) ends cleanly.
@@ -220,12 +222,12 @@ echo "g_stopped_in_callback=$(facts field "$WORK/g-first.out" done - stopped_in_
 wait "$R" || true
 
 # F: the daemon goes away under a publishing responder and a browser.
-bg_at h3 "$PY" "$HERE/zc-register.py" $T "Hal zc" 53408 zc-h3 "$H3" 30 v=1 > "$WORK/f-zc.out" 2>&1 & Z=$!; pids+=($Z)
+bg_at h3 "$PY" "$HERE/zc-register.py" $T "Hal zc" 53408 zc-h3 "$H3" 60 v=1 > "$WORK/f-zc.out" 2>&1 & Z=$!; pids+=($Z)
 wait_for "$WORK/f-zc.out" '"registered"' || true
-bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" browse --backend automatic --interface eth0 --type $T --duration 30 > "$WORK/f-browse.out" 2>&1 & FB=$!; pids+=($FB)
+bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" browse --backend automatic --interface eth0 --type $T --duration 60 > "$WORK/f-browse.out" 2>&1 & FB=$!; pids+=($FB)
 wait_for "$WORK/f-browse.out" '"added","name":"Hal zc"' || true
 bg_at h1 env DBUS_SYSTEM_BUS_ADDRESS="$BUS1" "$PROBE" publish --backend automatic --interface eth0 --type $T --name "Fay" --port 53407 \
-  --host-label di-h1 --txt v=1 --duration 30 > "$WORK/f-ours.out" 2>&1 & R=$!; pids+=($R)
+  --host-label di-h1 --txt v=1 --duration 60 > "$WORK/f-ours.out" 2>&1 & R=$!; pids+=($R)
 wait_for "$WORK/f-ours.out" '"started"' || true
 echo "f_backend_before=$(facts field "$WORK/f-ours.out" started - backend)"
 sleep 1.5
@@ -242,17 +244,45 @@ for _ in $(seq 100); do [ "$(udp5353 h1)" = mdns-probe ] && break; sleep 0.05; d
 echo "f_udp5353_h1=$(udp5353 h1)"
 at h3 "$PROBE" lookup --backend built-in --interface eth0 --type $T --timeout 5 > "$WORK/f-lookup.out" 2>&1 || true
 echo "f_seen_from_h3=$(facts names "$WORK/f-lookup.out")"
+wait_for "$WORK/f-browse.out" '"backend":"built-in"' 100 || true
+echo "f_browser_backend_after=$(facts field "$WORK/f-browse.out" backend - backend)"
+hal_events() { python3 -c 'import json, sys
+print(",".join(d["event"] for d in map(json.loads, open(sys.argv[1])) if d.get("name") == "Hal zc"))' "$WORK/f-browse.out"; }
+# Hal's events in order: found through Avahi, removed when the daemon went, found again.
+wait_for "$WORK/f-browse.out" '"removed","name":"Hal zc"' 60 || true
+for _ in $(seq 60); do [ "$(grep -c '"added","name":"Hal zc"' "$WORK/f-browse.out")" -ge 2 ] && break; sleep 0.05; done
+echo "f_browser_hal=$(hal_events)"
+# The daemon comes back: the responder and the browser go back to it (they try every 2 s; the
+# daemon takes about a second to start), and only avahi-daemon holds udp/5353 in h1 again.
+backend_now() { grep '"event":"backend"' "$1" | tail -1 | python3 -c 'import json, sys; d = json.loads(sys.stdin.read() or "{}"); print(d.get("backend"), d.get("fallback"))'; }
+restarted=$(now)
+A1=$(restart_avahi h1); pids+=($A1)
+for _ in $(seq 400); do [ "$(backend_now "$WORK/f-ours.out")" = "avahi None" ] && [ "$(backend_now "$WORK/f-browse.out")" = "avahi None" ] && break; sleep 0.05; done
+echo "f_returned=$(backend_now "$WORK/f-ours.out" | tr ' ' ,)"
+returned=$(grep '"event":"backend"' "$WORK/f-ours.out" | tail -1 | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["time"])')
+echo "f_return_ms=$(ms "$returned" "$restarted")"
+echo "f_browser_returned=$(backend_now "$WORK/f-browse.out" | tr ' ' ,)"
+for _ in $(seq 100); do [ "$(udp5353 h1)" = avahi-daemon ] && break; sleep 0.05; done
+echo "f_udp5353_h1_returned=$(udp5353 h1)"
+at h3 "$PROBE" lookup --backend built-in --interface eth0 --type $T --timeout 5 > "$WORK/f-lookup-returned.out" 2>&1 || true
+echo "f_seen_from_h3_returned=$(facts names "$WORK/f-lookup-returned.out")"
+# Hal: removed when the built-in engine gave way, found again through the daemon.
+for _ in $(seq 100); do [ "$(grep -c '"added","name":"Hal zc"' "$WORK/f-browse.out")" -ge 3 ] && break; sleep 0.05; done
+echo "f_browser_hal_returned=$(hal_events)"
+# A second address on h1's eth0: the daemon publishes it for Fay's host label (looked for every
+# 2 s; 10 s bounds a loaded machine).
+NEW=${LAB_NET}.201
+at h1 ip addr add "$NEW/24" dev eth0
+seen=no
+for _ in $(seq 10); do
+  at h3 "$PROBE" lookup --backend built-in --interface eth0 --type $T --timeout 1 > "$WORK/f-lookup-address.out" 2>&1 || true
+  grep -q "\"$NEW\"" "$WORK/f-lookup-address.out" && { seen=yes; break; }
+done
+echo "f_new_address_published=$seen"
 t0=$(now)
 stop "$R"
 echo "f_stop_ms=$(ms "$(now)" "$t0")"
 echo "f_stopped=$(facts field "$WORK/f-ours.out" stopped - event)"
-wait_for "$WORK/f-browse.out" '"backend":"built-in"' 100 || true
-echo "f_browser_backend_after=$(facts field "$WORK/f-browse.out" backend - backend)"
-# Hal's events in order: found through Avahi, removed when the daemon went, found again.
-wait_for "$WORK/f-browse.out" '"removed","name":"Hal zc"' 60 || true
-for _ in $(seq 60); do [ "$(grep -c '"added","name":"Hal zc"' "$WORK/f-browse.out")" -ge 2 ] && break; sleep 0.05; done
-echo "f_browser_hal=$(python3 -c 'import json, sys
-print(",".join(d["event"] for d in map(json.loads, open(sys.argv[1])) if d.get("name") == "Hal zc"))' "$WORK/f-browse.out")"
 stop "$FB"
 stop "$Z"
 stop "$A2"
