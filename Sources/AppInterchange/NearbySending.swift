@@ -9,7 +9,8 @@ public struct NearbyDevice: Sendable, Hashable {
     /// Its certificate's SHA-256, hex.
     public var fingerprint: String
     /// Where it is in reach (`HOST:PORT`): as this device's running receiver sees it now
-    /// (`DevicesInReach`), or where it was seen just now when looked for. `nil` when not seen.
+    /// (`DevicesInReach`), or where it was seen just now when looked for. `nil` when not seen, or
+    /// when nobody knows (no receiver runs and nobody looked).
     public var inReach: String?
 }
 

@@ -19,6 +19,8 @@ public final class MulticastBrowser: Sendable {
     private struct State {
         var avahi: (connection: AvahiConnection, sessions: [AvahiBrowseSession])?
         var engine: Engine<Never>?
+        /// The connection a return to the daemon works on (``stop()`` closes it).
+        var returning: AvahiConnection?
         var fallbackReason: String?
         var stopped = false
     }
@@ -50,8 +52,9 @@ public final class MulticastBrowser: Sendable {
     /// built-in engine, which finds them again (see ``fallbackReason``); when the daemon returns
     /// (tried every 2 s), the same the other way.
     ///
-    /// `onEvent` is called on the browser's thread with each change, in order; it must return
-    /// quickly, and may call ``stop()``. Throws when the type is not a service type, an interface
+    /// `onEvent` is called with each change, in order, on the browser's thread (the engine's, or
+    /// the daemon client's; the removals of a return to the daemon on the thread that makes it);
+    /// it must return quickly, and may call ``stop()``. Throws when the type is not a service type, an interface
     /// does not exist, the sockets cannot be set up, the daemon refuses to browse, or `backend` is
     /// ``DiscoveryBackend/avahi`` and no daemon is reachable.
     public init(type: String, interfaces: [String]? = nil, maximumQueryInterval: Double = 3600, backend: DiscoveryBackend = .automatic,
@@ -103,20 +106,23 @@ public final class MulticastBrowser: Sendable {
 
     /// The daemon went away: what it had found is reported removed (nothing keeps it current any
     /// more), and the built-in engine browses until the daemon comes back, finding again whatever
-    /// is still there; then the daemon does again.
+    /// is still there; then the daemon does again. The failed connection is closed (on the poll's
+    /// thread, ``AvahiConnection/close()`` hands that to a thread of its own).
     private func fallBack(_ reason: String) {
         let sessions = state.withLock { $0.avahi?.sessions ?? [] }
         for session in sessions { session.stop(reportRemovals: true) }
-        let started = state.withLock { state -> Bool in
-            guard !state.stopped, state.engine == nil else { return false }
+        let (started, failed) = state.withLock { state -> (Bool, AvahiConnection?) in
+            guard !state.stopped, state.engine == nil else { return (false, nil) }
+            defer { state.avahi = nil }
             do throws(MulticastDNSError) {
                 state.engine = try Self.builtIn(type, interfaceSet, maximumQueryInterval, deliver)
                 state.fallbackReason = "avahi-daemon went away (\(reason)); browsing with the built-in engine"
             } catch {
                 state.fallbackReason = "avahi-daemon went away (\(reason)), and the built-in engine did not start: \(error)"
             }
-            return true
+            return (true, state.avahi?.connection)
         }
+        failed?.close()
         guard started else { return }
         AvahiReturn.watch(wanted: { [weak self] in self?.state.withLock { !$0.stopped && $0.fallbackReason != nil } ?? false },
                           resume: { [weak self] connection in
@@ -128,51 +134,59 @@ public final class MulticastBrowser: Sendable {
                           })
     }
 
-    /// The daemon is back: browse through it again. What the built-in engine found is reported
-    /// removed, as at the fallback, and the daemon's sessions report again what is still there.
-    /// Whether it is done (false: the daemon refused, and the built-in engine browses again).
+    /// The daemon is back: browse through it again. The built-in engine stops, what it found is
+    /// reported removed, as at the fallback, and the daemon's sessions report again what is still
+    /// there. Whether it is done (false: the daemon refused, and the built-in engine browses
+    /// again). Events on this thread, as on the daemon's and the engine's threads, end once
+    /// ``stop()`` has marked the browser stopped.
     private func resume(through connection: AvahiConnection) -> Bool {
-        let taken = state.withLock { state -> (engine: Engine<Never>?, old: AvahiConnection?)? in
-            guard !state.stopped else { return nil }
-            defer { state.engine = nil }
-            return (state.engine, state.avahi?.connection)
+        let taken = state.withLock { state -> Engine<Never>?? in
+            guard !state.stopped, state.returning == nil else { return nil }
+            state.returning = connection
+            return .some(state.engine)
         }
-        guard let taken else {
+        guard let engine = taken else {
             connection.close()
             return true
         }
-        taken.engine?.stop()
-        taken.old?.close()
-        for service in snapshot.services { deliver(.removed(service)) }
+        // Kept in the state until it has stopped, so that a stop meanwhile waits for it.
+        engine?.stop()
+        state.withLock { state in if state.engine === engine { state.engine = nil } }
+        for service in snapshot.services {
+            guard !state.withLock({ $0.stopped }) else { break }
+            deliver(.removed(service))
+        }
         var sessions: [AvahiBrowseSession] = []
         do throws(MulticastDNSError) {
             for index in avahiInterfaces {
                 sessions.append(try AvahiBrowseSession(connection: connection, type: type, interface: index, report: deliver))
             }
-            let kept = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.avahi = (connection, sessions)
-                state.fallbackReason = nil
-                return true
-            }
-            guard kept else {
-                for session in sessions { session.stop(reportRemovals: false) }
-                connection.close()
-                return true
-            }
-            connection.onFailure { [weak self] reason in self?.fallBack(reason) }
-            return true
         } catch {
+            // Also what a stop meanwhile leads to: it closed the connection.
             for session in sessions { session.stop(reportRemovals: false) }
             connection.close()
             state.withLock { state in
+                state.returning = nil
                 guard !state.stopped, state.engine == nil else { return }
-                state.avahi = nil
                 state.engine = try? Self.builtIn(type, interfaceSet, maximumQueryInterval, deliver)
                 state.fallbackReason = "avahi-daemon came back but refused to browse (\(error)); browsing with the built-in engine"
             }
             return false
         }
+        let kept = state.withLock { state -> Bool in
+            state.returning = nil
+            guard !state.stopped else { return false }
+            state.avahi = (connection, sessions)
+            state.fallbackReason = nil
+            return true
+        }
+        guard kept else {
+            for session in sessions { session.stop(reportRemovals: false) }
+            connection.close()
+            return true
+        }
+        connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+        return true
     }
 
     /// What browses now: ``DiscoveryBackend/avahi`` or ``DiscoveryBackend/builtIn``.
@@ -191,11 +205,13 @@ public final class MulticastBrowser: Sendable {
     /// the sockets are closed or the Avahi client is gone, and ``events`` has finished. Calling
     /// it again does nothing.
     public func stop() {
-        let (avahi, engine, first) = state.withLock { state in
+        let (avahi, engine, returning, first) = state.withLock { state in
             defer { state.stopped = true }
-            return (state.avahi, state.engine, !state.stopped)
+            return (state.avahi, state.engine, state.returning, !state.stopped)
         }
         guard first else { return }
+        // A return to the daemon under way fails on the closed connection (and reports nothing).
+        returning?.close()
         if let avahi {
             for session in avahi.sessions { session.stop(reportRemovals: false) }
             avahi.connection.close()

@@ -16,6 +16,8 @@ public final class MulticastResponder: Sendable {
     private struct State {
         var avahi: (connection: AvahiConnection, publisher: AvahiPublisher)?
         var engine: Engine<ResponderRole.Command>?
+        /// The connection a return to the daemon works on (``stop()`` closes it).
+        var returning: AvahiConnection?
         var fallbackReason: String?
         var stopped = false
     }
@@ -79,19 +81,23 @@ public final class MulticastResponder: Sendable {
     }
 
     /// The daemon went away: publish with the built-in engine until it comes back (its sockets no
-    /// longer share udp/5353 with a responder), then through the daemon again.
+    /// longer share udp/5353 with a responder), then through the daemon again. The failed
+    /// connection is closed (on the poll's thread, ``AvahiConnection/close()`` hands that to a
+    /// thread of its own).
     private func fallBack(_ reason: String) {
         let instances = published.withLock { $0 }
-        let started = state.withLock { state -> Bool in
-            guard !state.stopped, state.engine == nil else { return false }
+        let (started, failed) = state.withLock { state -> (Bool, AvahiConnection?) in
+            guard !state.stopped, state.engine == nil else { return (false, nil) }
+            defer { state.avahi = nil }
             do throws(MulticastDNSError) {
                 state.engine = try Self.builtIn(instances, interfaceSet)
                 state.fallbackReason = "avahi-daemon went away (\(reason)); publishing with the built-in engine"
             } catch {
                 state.fallbackReason = "avahi-daemon went away (\(reason)), and the built-in engine did not start: \(error)"
             }
-            return true
+            return (true, state.avahi?.connection)
         }
+        failed?.close()
         guard started else { return }
         AvahiReturn.watch(wanted: { [weak self] in self?.state.withLock { !$0.stopped && $0.fallbackReason != nil } ?? false },
                           resume: { [weak self] connection in
@@ -103,51 +109,53 @@ public final class MulticastResponder: Sendable {
                           })
     }
 
-    /// The daemon is back: publish through it again. The built-in engine stops first, without
-    /// goodbyes: the daemon announces the same records, and browsers keep them meanwhile, while
-    /// an answer of ours to the daemon's probes could read as a conflict. Whether it is done
-    /// (false: the daemon refused, and the built-in engine publishes again).
+    /// The daemon is back: publish through it again. The daemon probes and announces the same
+    /// records the built-in engine answers with (a record differing only in TTL is no conflict,
+    /// RFC 6762 §9), and then the engine stops without goodbyes, which would make browsers forget
+    /// them. Whether it is done (false: the daemon refused, and the built-in engine goes on).
     private func resume(through connection: AvahiConnection) -> Bool {
-        let taken = state.withLock { state -> (engine: Engine<ResponderRole.Command>?, old: AvahiConnection?)? in
-            guard !state.stopped else { return nil }
-            defer { state.engine = nil }
-            return (state.engine, state.avahi?.connection)
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped, state.returning == nil else { return false }
+            state.returning = connection
+            return true
         }
-        guard let taken else {
+        guard started else {
             connection.close()
             return true
         }
-        taken.engine?.stop(goodbyes: false)
-        taken.old?.close()
         let instances = published.withLock { $0 }
+        let publisher: AvahiPublisher
         do throws(MulticastDNSError) {
-            let publisher = try Self.publisher(connection, instances, interfaceSet, chosen: chosenInterfaces)
-            let kept = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.avahi = (connection, publisher)
-                state.fallbackReason = nil
-                return true
-            }
-            guard kept else {
-                publisher.withdraw()
-                connection.close()
-                return true
-            }
-            // An update meanwhile went to neither: publish what is wanted now.
-            let latest = published.withLock { $0 }
-            if latest != instances { publisher.update(latest) }
-            connection.onFailure { [weak self] reason in self?.fallBack(reason) }
-            return true
+            publisher = try Self.publisher(connection, instances, interfaceSet, chosen: chosenInterfaces)
         } catch {
+            // Also what a stop meanwhile leads to: it closed the connection.
             connection.close()
             state.withLock { state in
-                guard !state.stopped, state.engine == nil else { return }
-                state.avahi = nil
-                state.engine = try? Self.builtIn(instances, interfaceSet)
-                state.fallbackReason = "avahi-daemon came back but refused to publish (\(error)); publishing with the built-in engine"
+                state.returning = nil
+                if !state.stopped { state.fallbackReason = "avahi-daemon came back but refused to publish (\(error)); publishing with the built-in engine" }
             }
             return false
         }
+        let (kept, engine) = state.withLock { state -> (Bool, Engine<ResponderRole.Command>?) in
+            state.returning = nil
+            guard !state.stopped else { return (false, nil) }
+            state.avahi = (connection, publisher)
+            state.fallbackReason = nil
+            return (true, state.engine)
+        }
+        guard kept else {
+            publisher.withdraw()
+            connection.close()
+            return true
+        }
+        // Kept in the state until it has stopped, so that a stop meanwhile waits for it.
+        engine?.stop(goodbyes: false)
+        state.withLock { state in if state.engine === engine { state.engine = nil } }
+        // An update meanwhile went to the engine: publish what is wanted now.
+        let latest = published.withLock { $0 }
+        if latest != instances { publisher.update(latest) }
+        connection.onFailure { [weak self] reason in self?.fallBack(reason) }
+        return true
     }
 
     /// What publishes now: ``DiscoveryBackend/avahi`` or ``DiscoveryBackend/builtIn``.
@@ -163,7 +171,7 @@ public final class MulticastResponder: Sendable {
     /// re-registration after a name collision, or its withdrawal of an instance or a host name's
     /// addresses (`nil` when none, and with the built-in engine).
     public var problem: String? {
-        state.withLock { $0.avahi }?.publisher.problems.text
+        state.withLock { $0.engine == nil ? $0.avahi : nil }?.publisher.problems.text
     }
 
     /// The instances published now; through Avahi, under the names in use after collisions.
@@ -189,11 +197,13 @@ public final class MulticastResponder: Sendable {
     /// the sockets are closed, or the daemon has withdrawn the records and the Avahi client is
     /// gone. Calling it again does nothing.
     public func stop() {
-        let (avahi, engine, first) = state.withLock { state in
+        let (avahi, engine, returning, first) = state.withLock { state in
             defer { state.stopped = true }
-            return (state.avahi, state.engine, !state.stopped)
+            return (state.avahi, state.engine, state.returning, !state.stopped)
         }
         guard first else { return }
+        // A return to the daemon under way fails on the closed connection (and publishes nothing).
+        returning?.close()
         if let avahi {
             avahi.publisher.withdraw()
             avahi.connection.close()

@@ -8,7 +8,8 @@ import SystemCalls
 /// own, which would hold the sheet up to 1.5 s.
 ///
 /// The record speaks only while its writer lives: ``live(in:now:)`` ignores a record whose
-/// process is gone (its id and start time) (a receiver killed with `kill -9` cannot remove it) or that has not been
+/// process is gone, by its id and start time (a receiver killed with `kill -9` cannot remove
+/// it), or that has not been
 /// refreshed for ``staleAfter`` seconds. Without a live record nobody knows what is in reach.
 public struct DevicesInReach: Sendable, Hashable {
     /// A paired device seen in reach.
@@ -17,15 +18,11 @@ public struct DevicesInReach: Sendable, Hashable {
         public var fingerprint: Fingerprint
         /// Where its announcement says it listens (`HOST:PORT`).
         public var address: String
-        /// When it was last known in reach: the record's last write while its announcement was
-        /// listed (seconds since 1970).
-        public var seenAt: Double
 
         /// An entry.
-        public init(fingerprint: Fingerprint, address: String, seenAt: Double) {
+        public init(fingerprint: Fingerprint, address: String) {
             self.fingerprint = fingerprint
             self.address = address
-            self.seenAt = seenAt
         }
     }
 
@@ -77,10 +74,10 @@ public struct DevicesInReach: Sendable, Hashable {
         var devices: [Entry] = []
         for (index, entry) in entries.enumerated() {
             guard case .dictionary(let d) = entry, case .data(let bytes)? = d["Fingerprint"], let fingerprint = Fingerprint(bytes: bytes),
-                  case .string(let address)? = d["Address"], case .real(let seen)? = d["SeenAt"] else {
-                throw .corruptState(path: folder.inReach, detail: "Devices[\(index)] needs a 32-byte Fingerprint, an Address and SeenAt")
+                  case .string(let address)? = d["Address"] else {
+                throw .corruptState(path: folder.inReach, detail: "Devices[\(index)] needs a 32-byte Fingerprint and an Address")
             }
-            devices.append(Entry(fingerprint: fingerprint, address: address, seenAt: seen))
+            devices.append(Entry(fingerprint: fingerprint, address: address))
         }
         return DevicesInReach(watcher: ProcessIdentity(id: pid, start: start), refreshed: refreshed, devices: devices)
     }
@@ -90,7 +87,7 @@ public struct DevicesInReach: Sendable, Hashable {
     public func save(to folder: NearbyFolder) throws(NearbyError) {
         try folder.create()
         let entries: [PropertyList] = devices.map {
-            .dictionary(["Address": .string($0.address), "Fingerprint": .data($0.fingerprint.bytes), "SeenAt": .real($0.seenAt)])
+            .dictionary(["Address": .string($0.address), "Fingerprint": .data($0.fingerprint.bytes)])
         }
         let top: PropertyList = .dictionary(["Devices": .array(entries), "Refreshed": .real(refreshed), "Watcher": .integer(Int64(watcher.id)),
                                       "WatcherStart": .integer(watcher.start)])
@@ -99,8 +96,14 @@ public struct DevicesInReach: Sendable, Hashable {
         do { try AtomicFile.write(bytes, to: folder.inReach, permissions: 0o600, durable: false) } catch { throw .system(error) }
     }
 
-    /// Removes the record from `folder` (when its receiver stops).
-    public static func remove(from folder: NearbyFolder) {
+    /// Removes the record from `folder` when `watcher` wrote it, or it cannot be read (worth
+    /// nothing to anyone): its receiver stops. Another receiver's on the same root stays.
+    public static func remove(from folder: NearbyFolder, writtenBy watcher: ProcessIdentity) {
+        do {
+            guard let record = try load(from: folder), record.watcher == watcher else { return }
+        } catch {
+            // Unreadable: removed as well.
+        }
         try? FileSystem.remove(folder.inReach)
     }
 }

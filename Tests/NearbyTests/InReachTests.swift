@@ -1,13 +1,14 @@
 import AppInterchange
 import Foundation
+import SystemCalls
 @testable import Nearby
 import TestHelpers
 import Testing
 
 /// `openin`'s sheet offers the paired devices in reach, as its running receiver sees them
 /// (DevicesInReach): real `nearby receive` processes announcing and browsing on the loopback
-/// interface, a device that comes, one that leaves with goodbyes, and a receiver killed with
-/// `kill -9`, whose record then speaks no more.
+/// interface, a device that comes, one that leaves with goodbyes, the watching receiver stopped
+/// (its record goes) and killed with `kill -9` (its record stays, and speaks no more).
 @Suite(.serialized) struct InReachTests {
     /// A `nearby receive` process for `device` in paired mode on the loopback interface.
     static func receiver(_ device: TransferTests.Device, name: String) throws -> Process {
@@ -15,15 +16,16 @@ import Testing
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("nearby")
         process.arguments = ["receive", "--root", device.root.path, "--mode", "paired", "--interface", "lo", "--listen", "127.0.0.1",
                              "--port", "0", "--no-launch", "--name", name, "--downloads", device.downloads, "--json"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        // No avahi-daemon on the machine's bus is reached: the built-in engine on lo, everywhere.
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "DBUS_SYSTEM_BUS_ADDRESS": ""]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
     }
 
-    /// The nearby rows `openin --nearby --list --json` offers on `device` (`nil` when it offers
-    /// none and says why on standard error).
+    /// The nearby rows `openin --nearby --list --json` offers on `device` (none when it offers
+    /// none, and then why, from standard error).
     static func nearbyRows(_ device: TransferTests.Device) async throws -> (rows: [String], stderr: String) {
         let run = try await OpeninNearbyRowTests.openin(["--root", device.root.path, TransferTests.sample("notes.txt"), "--nearby", "--list", "--json"])
         guard run.status == 0 else { return ([], run.stderr) }
@@ -85,14 +87,43 @@ import Testing
         let none = try await Self.nearbyRows(a)
         #expect(none.rows.isEmpty && none.stderr.contains("no paired device is in reach (paired: b, c)"), "\(none.stderr)")
 
-        // a's receiver is killed: its record stays behind, but speaks no more.
-        kill(receiverA.processIdentifier, SIGKILL)
+        // A record that cannot be read says nothing, though its writer runs: every paired device.
+        try Data("not a property list".utf8).write(to: URL(fileURLWithPath: a.folder.inReach))
+        #expect(throws: NearbyError.self) { try DevicesInReach.load(from: a.folder) }
+        #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
+
+        // a's receiver stops (SIGTERM): it takes its record with it.
+        receiverA.terminate()
         receiverA.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: a.folder.inReach))
+
+        // Started again and killed with kill -9: its record stays behind, but speaks no more.
+        let again = try Self.receiver(a, name: "a")
+        defer { if again.isRunning { again.terminate() } }
+        #expect(try await Self.rows(on: a, becoming: [], within: 20) == [])
+        kill(again.processIdentifier, SIGKILL)
+        again.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
         #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
-        // A record that cannot be read says nothing either, and the sheet still opens.
-        try Data("not a property list".utf8).write(to: URL(fileURLWithPath: a.folder.inReach))
-        #expect(try await Self.nearbyRows(a).rows == ["nearby:b", "nearby:c"])
-        #expect(throws: NearbyError.self) { try DevicesInReach.load(from: a.folder) }
+    }
+
+    /// A record counts while its writer (id and start time) runs and it is fresh: one refreshed
+    /// more than 90 s ago, or written by another process that got the same id, does not.
+    @Test func aRecordCountsOnlyWhileItsWriterRunsAndRefreshesIt() throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device()
+        let now = 1_000_000.0
+        let entry = DevicesInReach.Entry(fingerprint: b.identity.fingerprint, address: "10.0.0.2:53400")
+        try DevicesInReach(watcher: .current, refreshed: now, devices: [entry]).save(to: a.folder)
+        #expect(DevicesInReach.live(in: a.folder, now: now + 10)?.contains(b.identity.fingerprint) == true)
+        #expect(DevicesInReach.live(in: a.folder, now: now + DevicesInReach.staleAfter + 1) == nil)
+        var reused = ProcessIdentity.current
+        reused.start += 1
+        try DevicesInReach(watcher: reused, refreshed: now, devices: [entry]).save(to: a.folder)
+        #expect(DevicesInReach.live(in: a.folder, now: now + 10) == nil)
+        // Only its own writer removes it.
+        DevicesInReach.remove(from: a.folder, writtenBy: .current)
+        #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
+        DevicesInReach.remove(from: a.folder, writtenBy: reused)
+        #expect(!FileManager.default.fileExists(atPath: a.folder.inReach))
     }
 }

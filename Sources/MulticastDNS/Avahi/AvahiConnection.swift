@@ -106,7 +106,7 @@ final class AvahiConnection: @unchecked Sendable {
     /// Calls `body` every `seconds` on the poll's thread with its lock held (a callback), until the
     /// connection closes. The corresponding C function is the poll's `timeout_new`, re-armed with
     /// `timeout_update` after each call.
-    func every(_ seconds: Double, _ body: @escaping () -> Void) {
+    func every(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
         withLock {
             let timer = RepeatingTimer(connection: self, milliseconds: UInt32(seconds * 1000), body: body)
             guard let api = avahi_threaded_poll_get(poll), let create = api.pointee.timeout_new else { return }
@@ -242,15 +242,16 @@ extension AvahiStringList {
 }
 
 /// A timer of ``AvahiConnection/every(_:_:)``: what its C callback needs, by an unretained
-/// pointer the connection keeps alive.
+/// pointer the connection keeps alive. Made under the poll's lock and read only by its callbacks,
+/// on the poll's thread.
 private final class RepeatingTimer {
     weak var connection: AvahiConnection?
     let milliseconds: UInt32
-    let body: () -> Void
+    let body: @Sendable () -> Void
     var api: UnsafePointer<AvahiPoll>?
     var timeout: OpaquePointer?
 
-    init(connection: AvahiConnection, milliseconds: UInt32, body: @escaping () -> Void) {
+    init(connection: AvahiConnection, milliseconds: UInt32, body: @escaping @Sendable () -> Void) {
         self.connection = connection
         self.milliseconds = milliseconds
         self.body = body

@@ -6,7 +6,7 @@ import SystemCalls
 /// rather than Swift concurrency: the wait is a system call, which must not hold one of the few
 /// cooperative threads, and the role's state then needs no lock.
 ///
-/// ``stop()`` lets the role send its goodbyes, waits until the thread has ended and released the
+/// ``stop(goodbyes:)`` lets the role send its goodbyes, waits until the thread has ended and released the
 /// sockets, and may be called any number of times, from any thread (from the thread itself, in an
 /// event callback, it does not wait).
 final class Engine<Command: Sendable>: Sendable {

@@ -14,6 +14,9 @@ struct ReachWatch: Sendable {
     var interfaces: [String]?
     /// How often the record is written when nothing changes.
     var refreshInterval = DevicesInReach.refreshInterval
+    /// How long the browser looks before the first record: until then there is none, and readers
+    /// offer every paired device rather than none (`nearby list` browses as long by default).
+    var firstLook = 1.5
 
     /// Watches until cancelled. A browser that cannot start is reported through `failed` and
     /// leaves no record, so that readers do not think a device out of reach.
@@ -33,7 +36,9 @@ struct ReachWatch: Sendable {
                 do { try Self.record(browser.services, in: folder) } catch { failed("\(folder.inReach): \(error)") }
             }
         }
-        record()
+        // Cancelled meanwhile: nothing was written, and the loops below end at once.
+        try? await Task.sleep(for: .seconds(firstLook))
+        if !Task.isCancelled { record() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await _ in browser.events { record() } }
             group.addTask {
@@ -43,7 +48,7 @@ struct ReachWatch: Sendable {
             await group.next()
             browser.stop()
         }
-        writing.withLock { _ in DevicesInReach.remove(from: folder) }
+        writing.withLock { _ in DevicesInReach.remove(from: folder, writtenBy: .current) }
     }
 
     /// Writes which paired devices `services` shows (the paired list read now: pairing may
@@ -56,7 +61,7 @@ struct ReachWatch: Sendable {
             guard let found = DeviceFinder.identify(service, paired: paired, now: now), let device = found.paired,
                   !entries.contains(where: { $0.fingerprint == device.fingerprint }) else { continue }
             let address = SendTarget(host: found.host, port: found.port, expected: nil).address
-            entries.append(DevicesInReach.Entry(fingerprint: device.fingerprint, address: address, seenAt: now))
+            entries.append(DevicesInReach.Entry(fingerprint: device.fingerprint, address: address))
         }
         try DevicesInReach(watcher: .current, refreshed: now, devices: entries).save(to: folder)
     }

@@ -95,6 +95,8 @@ public final class NearbyReceiver: Sendable {
                 let watch = ReachWatch(root: configuration.root, interfaces: configuration.interfaces)
                 group.addTask {
                     await watch.run { self.events(.failed($0)) }
+                    // It returns only when cancelled; a plain return would end the receiver (the
+                    // first child to finish does).
                     throw CancellationError()
                 }
             }
