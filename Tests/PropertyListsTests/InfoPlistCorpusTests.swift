@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func keyOrderIsKeptFromTheSource() throws {
-        let file = files.first { $0.lastPathComponent.hasPrefix("toland__qlmarkdown") }!
+        let file = try #require(files.first { $0.lastPathComponent.hasPrefix("toland__qlmarkdown") }, "the corpus (../shared) is missing")
         let bytes = Array(try Data(contentsOf: file))
         let keys = try PropertyListReader.read(bytes).value.dictionaryValue!.keys
         // The first keys exactly as they stand in the file.
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func lintLocationsPointAtTheKeyElement() throws {
-        let file = files.first { $0.lastPathComponent.hasPrefix("toland__qlmarkdown") }!
+        let file = try #require(files.first { $0.lastPathComponent.hasPrefix("toland__qlmarkdown") }, "the corpus (../shared) is missing")
         var options = PropertyListReadOptions()
         options.recordsLocations = true
         let document = try PropertyListReader.read(Array(try Data(contentsOf: file)), options: options)
