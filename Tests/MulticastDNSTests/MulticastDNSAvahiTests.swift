@@ -51,14 +51,14 @@ extension MulticastDNSLabTests {
     }
 
     @Test(.enabled(if: avahiLabReady, "needs root (network namespaces), avahi-daemon and dbus-daemon"))
-    func throughAvahiDaemonsInTheLab() throws {
+    func throughAvahiDaemonsInTheLab() async throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/MulticastDNSTests/Fixtures/avahi-lab.sh").path
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
         let venv = TestSupport.packageRoot.appendingPathComponent(".venv-mdns").path
-        let run = try TestSupport.run("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {
@@ -137,7 +137,7 @@ extension MulticastDNSLabTests {
     /// `nearby list` and `nearby send --to h1`, browsing through h2's daemon, find it there. Here
     /// rather than in NearbyTests: it shares this suite's lab and daemons' setup, one test at a time.
     @Test(.enabled(if: avahiLabReady, "needs root (network namespaces), avahi-daemon and dbus-daemon"))
-    func nearbyFindsAReceiverThroughAvahi() throws {
+    func nearbyFindsAReceiverThroughAvahi() async throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         for name in ["A", "B"] {
@@ -149,7 +149,7 @@ extension MulticastDNSLabTests {
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
-        let run = try TestSupport.run("/bin/bash", [script, nearby, probe, lab, work.path], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, probe, lab, work.path], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
         #expect(run.status == 0, "\(run.stderr)")
         print(run.out)
         let lines = Set(run.out.split(whereSeparator: \.isNewline).map(String.init))

@@ -9,14 +9,14 @@ import Testing
 /// instance; our browser sees our responder within a second of its start; python-zeroconf and
 /// our responder share a host; start and stop leave nothing behind; no packet leaves the lab.
 @Suite(.serialized) struct MulticastDNSLabTests {
-    @Test func interopWithZeroconfAndAvahiAcrossNamespaces() throws {
+    @Test func interopWithZeroconfAndAvahiAcrossNamespaces() async throws {
         let work = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/MulticastDNSTests/Fixtures/mdns-lab.sh").path
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
         let venv = TestSupport.packageRoot.appendingPathComponent(".venv-mdns").path
-        let run = try TestSupport.run("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dmt", "LAB_NET": "10.216.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dmt", "LAB_NET": "10.216.0"])
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {
