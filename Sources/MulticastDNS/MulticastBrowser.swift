@@ -124,14 +124,8 @@ public final class MulticastBrowser: Sendable {
         }
         failed?.close()
         guard started else { return }
-        AvahiReturn.watch(wanted: { [weak self] in self?.state.withLock { !$0.stopped && $0.fallbackReason != nil } ?? false },
-                          resume: { [weak self] connection in
-                              guard let self else {
-                                  connection.close()
-                                  return true
-                              }
-                              return self.resume(through: connection)
-                          })
+        AvahiReturn.watch(for: self, waiting: { $0.state.withLock { !$0.stopped && $0.fallbackReason != nil } },
+                          resume: { $0.resume(through: $1) })
     }
 
     /// The daemon is back: browse through it again. The built-in engine stops, what it found is

@@ -14,8 +14,15 @@ enum AvahiReturn {
     /// Seconds between tries.
     static let interval = 2.0
 
-    /// Starts waiting. Without a thread to spare, the built-in engine simply goes on.
-    static func watch(wanted: @escaping @Sendable () -> Bool, resume: @escaping @Sendable (AvahiConnection) -> Bool) {
+    /// Starts waiting on behalf of `owner` (a responder or browser), held weakly: while it is
+    /// alive and `waiting` says so, a connection that runs goes to `resume`. Without a thread to
+    /// spare, the built-in engine simply goes on.
+    static func watch<Owner: AnyObject & Sendable>(for owner: Owner, waiting: @escaping @Sendable (Owner) -> Bool,
+                                                   resume: @escaping @Sendable (Owner, AvahiConnection) -> Bool) {
+        // The thread holds only these closures: the owner's last release still ends it (its
+        // deinit stops it, and `waiting` then says no).
+        let current: @Sendable () -> Owner? = { [weak owner] in owner }
+        let wanted: @Sendable () -> Bool = { current().map(waiting) ?? false }
         try? BackgroundThread.start {
             while true {
                 // Short slices: an owner that stops is let go within a tenth of a second.
@@ -26,7 +33,12 @@ enum AvahiReturn {
                 }
                 guard wanted() else { return }
                 guard let connection = try? AvahiConnection.connect(timeout: DiscoveryBackend.avahiStartTimeout) else { continue }
-                if resume(connection) { return }
+                // An owner gone meanwhile takes nothing: the connection is closed.
+                guard let owner = current() else {
+                    connection.close()
+                    return
+                }
+                if resume(owner, connection) { return }
             }
         }
     }
