@@ -551,6 +551,8 @@ let testTargets: [Target] = [
             dependencies: ["Nearby", "AppInterchange", "AppRegistry", "OpenRequests", "PropertyLists", "TestHelpers", "SystemCalls",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]
         ),

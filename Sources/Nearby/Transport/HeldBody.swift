@@ -15,6 +15,10 @@ import NIOHTTP1
 /// from the socket) until the task decides: ``HTTPServer/takeBody(of:into:)`` gives them to a
 /// function, piece by piece, on the event loop; a reply written without taking them passes them
 /// on to the task as usual (it reads past them).
+///
+/// While a body is taken from a sender slower than we read, socket reads are paced
+/// (``ReadPacing``): each 4 KiB piece otherwise woke this thread from `epoll_wait`, and the
+/// kernel charges that wake-up to the sender, whose CPU is what limits such a transfer.
 final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -35,6 +39,10 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let holds: @Sendable (HTTPRequestHead) -> Bool
     private var state = State.passing
     private var readWaiting = false
+    private var readScheduled = false
+    /// Body bytes that came in the current socket read, and in the last one.
+    private var bytesThisRead = 0
+    private var bytesLastRead = Int.max
     private var inactive = false
     private var context: ChannelHandlerContext?
 
@@ -64,6 +72,12 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        bytesLastRead = bytesThisRead
+        bytesThisRead = 0
+        context.fireChannelReadComplete()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         inactive = true
         end(NearbyError.connection("the sender closed the connection in the middle of a request"))
@@ -83,9 +97,22 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// Socket reads wait while a body is held: nothing is read that nobody takes.
+    /// Socket reads wait while a body is held: nothing is read that nobody takes. While one is
+    /// taken, a read that brought little waits a moment before the next (``ReadPacing``).
     func read(context: ChannelHandlerContext) {
-        if case .holding = state { readWaiting = true } else { context.read() }
+        switch state {
+        case .holding:
+            readWaiting = true
+        case .taking where ReadPacing.body.waits(after: bytesLastRead):
+            guard !readScheduled else { return }
+            readScheduled = true
+            context.eventLoop.assumeIsolated().scheduleTask(in: ReadPacing.body.wait) { [self] in
+                readScheduled = false
+                self.context?.read()
+            }
+        default:
+            context.read()
+        }
     }
 
     /// Gives the held body, and the rest as it comes, to `take`; the future succeeds at its end.
@@ -120,6 +147,7 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
             state = .discarding
             promise.fail(NearbyError.protocolViolation("a request inside a request"))
         case .body(var buffer):
+            bytesThisRead += buffer.readableBytes
             do { try take(&buffer) } catch {
                 state = .discarding
                 promise.fail(error)
