@@ -9,7 +9,9 @@
 //               bytes sent again ≤ the remainder + one frame (long: about 15 s an interruption,
 //               so off unless --resume N is given)
 //   localsend   the LocalSend peer (PyPI localsend 0.1.2) both ways: 20 of 20 each way, our register
-//               answer ≤ 100 ms p90, 100 MB never slower than the peer to itself
+//               answer ≤ 100 ms p90, 100 MB never slower than the peer to itself (medians of
+//               --localsend-big alternating sends, 6 by default; --localsend-pin CPU pins the
+//               sending peer to that CPU for both)
 //   airdrop     OpenDrop 0.13 both ways: 20 of 20 each way, `opendrop find` lists us ≤ 600 ms p90,
 //               100 MB never slower than OpenDrop to itself
 //   handoff     an activity made current on A is in paired B's `nearby activities --watch` ≤ 1 s
@@ -20,6 +22,7 @@
 //               SIZE MiB, on the same tbf 1 Gbit/s link (each direction), in turn: ≥ nearby's rate
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
+//       [--localsend-big N] [--localsend-pin CPU]
 //       [--airdrop ROUNDS] [--handoff ROUNDS] [--streams ROUNDS]    (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
@@ -33,6 +36,8 @@ let wormholeRounds = Bench.option("--wormhole", 3)
 let discoveryTrials = Bench.option("--discovery", 100)
 let interruptions = Bench.option("--resume", 0)
 let localSendRounds = Bench.option("--localsend", 20)
+let localSendBig = Bench.option("--localsend-big", 6)
+let localSendPin = Bench.option("--localsend-pin", -1)
 let airDropRounds = Bench.option("--airdrop", 20)
 let handoffRounds = Bench.option("--handoff", 20)
 let streamRounds = Bench.option("--streams", 3)
@@ -155,13 +160,17 @@ if interruptions > 0 {
 
 if localSendRounds > 0 {
     print("LocalSend (PyPI localsend 0.1.2) both ways, \(localSendRounds) rounds each")
-    let v = peerRun("localsend-lab.sh", venv: "/var/tmp/nearby-localsend-0.1.2", "\(localSendRounds)", environment: "LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0}")
+    let pin = localSendPin >= 0 ? " SENDER_CPU=\(localSendPin)" : ""
+    let v = peerRun("localsend-lab.sh", venv: "/var/tmp/nearby-localsend-0.1.2", "\(localSendRounds)",
+                    environment: "LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0} BIG_ROUNDS=\(localSendBig)\(pin)")
     let s = { (key: String) in v[key] ?? "?" }
     print("peer to us: found \(s("found")) after \(s("found_ms")) ms; \(s("sent_ok")) of \(s("sent_rounds")) sessions, \(s("receiver_delivered")) delivered; "
           + "register answers \(s("register_answered")), p50 \(s("register_p50_ms")) ms, p90 \(s("register_p90_ms")) ms")
     print("us to peer: \(s("send_arrived")) of \(localSendRounds) arrived intact (\(s("send_by_alias_ok")) by alias), exit statuses true \(s("send_status_matches"))")
     let ours = Double(s("big_ours_seconds")) ?? .nan, itself = Double(s("big_peer_seconds")) ?? .nan, sent = Double(s("send_big_seconds")) ?? .nan
-    print(String(format: "100 MB: peer to us %.2f s, peer to itself %.2f s (ratio %.2f×); us to peer %.2f s (whole process, ratio %.2f×); fence %@",
+    print("100 MB, \(localSendBig) alternating sends\(localSendPin >= 0 ? ", the sending peer on CPU \(localSendPin)" : ""): peer to us \(s("big_ours_all")) s; "
+          + "peer to itself \(s("big_peer_all")) s")
+    print(String(format: "100 MB medians: peer to us %.2f s, peer to itself %.2f s (ratio %.2f×); us to peer %.2f s (whole process, ratio %.2f×); fence %@",
                  ours, itself, itself / ours, sent, itself / sent, s("fence")))
 }
 
