@@ -18,10 +18,23 @@ import Testing
                              "--port", "0", "--no-launch", "--name", name, "--downloads", device.downloads, "--json"]
         // No avahi-daemon on the machine's bus is reached: the built-in engine on lo, everywhere.
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "DBUS_SYSTEM_BUS_ADDRESS": ""]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // What it said goes to a file in its device root, for a failure's message (`said`).
+        let log = URL(fileURLWithPath: device.root.path + "/receiver.log")
+        try Data().write(to: log)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
+        try handle.close()
         return process
+    }
+
+    /// What the receivers of `devices` printed (their JSON events and any error), for a failure's
+    /// message.
+    static func said(_ devices: [(String, TransferTests.Device)]) -> String {
+        devices.map { name, device in
+            "\n\(name)'s receiver said:\n" + ((try? String(contentsOf: URL(fileURLWithPath: device.root.path + "/receiver.log"), encoding: .utf8)) ?? "(nothing)")
+        }.joined()
     }
 
     /// The nearby rows `openin --nearby --list --json` offers on `device` (none when it offers
@@ -65,13 +78,14 @@ import Testing
         let receiverA = try Self.receiver(a, name: "a")
         defer { if receiverA.isRunning { receiverA.terminate() } }
         // Once a's receiver keeps its record, b and c (not running) are not in reach; d still is offered.
-        #expect(try await Self.rows(on: a, becoming: ["nearby:d"], within: 30) == ["nearby:d"])
+        #expect(try await Self.rows(on: a, becoming: ["nearby:d"], within: 30) == ["nearby:d"], "\(Self.said([("a", a)]))")
         #expect(FileManager.default.fileExists(atPath: a.folder.inReach))
 
         // b starts announcing: a's receiver sees it, and the sheet offers it.
         let receiverB = try Self.receiver(b, name: "b")
         defer { if receiverB.isRunning { receiverB.terminate() } }
-        #expect(try await Self.rows(on: a, becoming: ["nearby:b", "nearby:d"], within: 30) == ["nearby:b", "nearby:d"])
+        let withB = try await Self.rows(on: a, becoming: ["nearby:b", "nearby:d"], within: 30)
+        #expect(withB == ["nearby:b", "nearby:d"], "\(Self.said([("a", a), ("b", b)]))")
         // An app sees it in reach too, with the address it announced, without looking around.
         let app = try InterchangeApp(bundleIdentifier: "com.example.mail", root: a.root)
         let inReach = try app.nearbyDevices().first { $0.name == "b" }?.inReach
