@@ -108,7 +108,8 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
             readScheduled = true
             context.eventLoop.assumeIsolated().scheduleTask(in: ReadPacing.body.wait) { [self] in
                 readScheduled = false
-                self.context?.read()
+                guard let context = self.context, !inactive else { return }
+                if case .holding = state { readWaiting = true } else { context.read() }
             }
         default:
             context.read()
@@ -129,6 +130,7 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard case .taking = state else { break }
             give(part, to: take, promise)
         }
+        bytesThisRead = 0  // what was held came in earlier reads
         resumeReading()
         return promise.futureResult
     }

@@ -10,9 +10,8 @@ import NIOCore
 /// 2.0 % in waking its own (uvicorn, busier, was more often awake), and the sender's CPU is what
 /// limits that transfer. Waiting 2 ms lets the kernel queue the pieces that come meanwhile (the
 /// receive window holds far more) and read them in one go, without a wake-up per piece. A sender
-/// faster than us fills each read and is never made to wait. Measured (docs/nearby.md, "LocalSend
-/// figures"): 100 MB from that sender went from 1.22× its time to its own receiver to 0.95–1.08×
-/// (medians of 6); 1 ms and 4 ms measured alike within the noise.
+/// faster than us fills each read and waits at most once per body (NIO's first reads are small).
+/// The measurements are in docs/nearby.md (LocalSend figures); 1 ms and 4 ms measured alike.
 struct ReadPacing: Sendable {
     /// A read that brought fewer bytes than this makes the next one wait.
     let smallRead: Int

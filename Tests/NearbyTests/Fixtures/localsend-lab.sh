@@ -42,7 +42,7 @@ HOME=$WORK/peer1 PINGS=10 lab exec h1 "$PY" "$HERE/localsend_peer.py" send h2 "$
 PIN=()
 [ -n "${SENDER_CPU:-}" ] && PIN=(taskset -c "$SENDER_CPU")
 for r in $(seq "${BIG_ROUNDS:-1}"); do
-  rm -f "$WORK/B/Downloads/big"*.bin
+  rm -f "$WORK/B/Containers/com.example.files/Documents/Inbox/big"*.bin
   HOME=$WORK/peer1 PINGS=0 lab exec h1 "${PIN[@]}" "$PY" "$HERE/localsend_peer.py" send h2 1 "$WORK/big.bin" > "$WORK/big-ours-$r.out" 2>&1 || true
   for _ in 1 2; do
     rm -f "$WORK/peer3/in/big"*.bin
@@ -70,6 +70,7 @@ for i in $(seq "$ROUNDS"); do
   lab exec h1 "$NEARBY" send "$f" --localsend --to "$to" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
   echo "$i $st" >> "$WORK/send-statuses"
 done
+rm -f "$WORK/peer3/in/big"*.bin  # the yardstick's copy: only ours may be checked below
 T0=$(date +%s.%N)
 lab exec h1 "$NEARBY" send "$WORK/big.bin" --localsend --to "$H3" --root "$WORK/A" --name h1 --json > "$WORK/send-big.out" 2>&1 && st=0 || st=$?
 T1=$(date +%s.%N)
@@ -94,9 +95,9 @@ PY
 kill -TERM $RECEIVER 2>/dev/null || true
 wait $RECEIVER 2>/dev/null && echo "receiver_status=0" || echo "receiver_status=$?"
 
-"$PY" - "$WORK" <<'PY'
-import json, os, sys, statistics
-work = sys.argv[1]
+"$PY" - "$WORK" "${BIG_ROUNDS:-1}" <<'PY'
+import json, sys, statistics
+work, rounds = sys.argv[1], int(sys.argv[2])
 def events(name):
     out = []
     for line in open(f"{work}/{name}"):
@@ -119,7 +120,6 @@ print(f"register_answered={len(answered)}/{len(regs)}")
 if answered:
     print(f"register_p50_ms={answered[len(answered) // 2]}")
     print(f"register_p90_ms={answered[min(len(answered) - 1, int(len(answered) * 0.9))]}")
-rounds = int(os.environ.get("BIG_ROUNDS", "1"))
 for name in ("big-ours", "big-peer"):
     key = name.replace('-', '_')
     times = []
