@@ -101,19 +101,22 @@ final class HeldBodyHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// taken, a read that brought little waits a moment before the next (``ReadPacing``).
     func read(context: ChannelHandlerContext) {
         switch state {
-        case .holding:
-            readWaiting = true
         case .taking where ReadPacing.body.waits(after: bytesLastRead):
             guard !readScheduled else { return }
             readScheduled = true
             context.eventLoop.assumeIsolated().scheduleTask(in: ReadPacing.body.wait) { [self] in
                 readScheduled = false
                 guard let context = self.context, !inactive else { return }
-                if case .holding = state { readWaiting = true } else { context.read() }
+                readUnlessHeld(context)
             }
         default:
-            context.read()
+            readUnlessHeld(context)
         }
+    }
+
+    /// The one rule for reading: nothing while a body is held (the read waits for its taking).
+    private func readUnlessHeld(_ context: ChannelHandlerContext) {
+        if case .holding = state { readWaiting = true } else { context.read() }
     }
 
     /// Gives the held body, and the rest as it comes, to `take`; the future succeeds at its end.
