@@ -59,7 +59,7 @@ let libraryTargets: [Target] = [
         .target(name: "Hashing"),
         .target(
             name: "SystemCalls",
-            dependencies: ["Hashing", "CSystemShims", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Hashing", "CSystemShims", "CMalloc", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: [.define("ENABLE_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         .systemLibrary(name: "CMalloc"),

@@ -1,7 +1,12 @@
 // `nearby`: a thin shell over the Nearby library (docs/nearby.md).
 import AppRegistry
 import Nearby
+import SystemCalls
 import ToolSupport
+
+// Sending and receiving stream 256 KiB data frames: kept on the heap, their pages are not
+// faulted in afresh for every frame (HeapPolicy says what it measured).
+HeapPolicy.keepOnHeap(blocksUpTo: 4 << 20, retaining: 32 << 20)
 
 ToolMain.run(nearbySpec, options: NearbyOption.self, verbs: NearbyVerb.self) { command in
     let tool = NearbyTool(command)
