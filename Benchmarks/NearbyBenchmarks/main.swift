@@ -95,10 +95,6 @@ if wormholeRounds > 0 {
     print("nearby vs magic-wormhole 0.24 (direct transit; its mailbox server and transit relay on h3), \(size) MiB, unlimited veth, \(wormholeRounds) rounds in turn")
     let v = labRun("lab-wormhole.sh", "\(size) \(wormholeRounds)")
     let ours = numbers(v, "nearby_MBps"), theirs = numbers(v, "wormhole_MBps")
-    if let warmNearby = numbers(v, "warmup_nearby_MBps").first, let warmWormhole = numbers(v, "warmup_wormhole_MBps").first {
-        print(String(format: "warm-up round (fresh device roots, first processes; not counted): nearby %.1f MB/s, wormhole %.1f MB/s, ratio %.2f×",
-                     warmNearby, warmWormhole, warmNearby / warmWormhole))
-    }
     let direct = v["wormhole_direct"] ?? [], paths = v["wormhole_path"] ?? []
     let intact = zip(v["nearby_intact"] ?? [], v["wormhole_intact"] ?? []).map { $0 == "1" && $1 == "1" }
     for i in ours.indices where i < theirs.count {
