@@ -17,9 +17,9 @@ import Testing
     /// Nearby Device…" from Nautilus and Dolphin: only the paired device is offered, and the
     /// document arrives on it (a second device root with its receiver on loopback).
     @Test(.enabled(if: installed, "Xvfb, zenity, kdialog, xdotool or GIO is not installed (scripts/install-dependencies --tests)"))
-    func fileManagerActionsShowTheSheetAsADialogAndPerformTheChoice() throws {
+    func fileManagerActionsShowTheSheetAsADialogAndPerformTheChoice() async throws {
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/OpeninToolTests/Fixtures/openin_dialog_check.sh").path
-        let run = try TestSupport.run("/bin/bash", [script, TestSupport.packageRoot.path, TestSupport.productsDirectory.path])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, TestSupport.packageRoot.path, TestSupport.productsDirectory.path])
         #expect(run.status == 0 && run.out.contains("passed 27 failed 0"), "\(run.out)\(run.stderr)")
     }
 

@@ -8,12 +8,13 @@ import Testing
 @Suite struct PlutilCompatibilityTests {
     let files = TestSupport.corpusFiles()
 
-    func both(_ arguments: [String]) throws -> (ours: TestSupport.Run, theirs: TestSupport.Run)? {
+    /// Both tools on `arguments`, each run off the cooperative pool (hundreds of runs per test).
+    func both(_ arguments: [String]) async throws -> (ours: TestSupport.Run, theirs: TestSupport.Run)? {
         guard let peer = TestSupport.toolchainPlutil else { return nil }
-        return (try TestSupport.run(TestSupport.plutil, arguments), try TestSupport.run(peer, arguments))
+        return (try await TestSupport.runOffPool(TestSupport.plutil, arguments), try await TestSupport.runOffPool(peer, arguments))
     }
 
-    @Test func lintConvertAndExtractMatchTheToolchain() throws {
+    @Test func lintConvertAndExtractMatchTheToolchain() async throws {
         try #require(TestSupport.toolchainPlutil != nil, "the toolchain's plutil is the peer")
         for file in files.map(\.path) {
             for arguments in [["-lint", file], ["-convert", "xml1", "-o", "-", file],
@@ -23,7 +24,7 @@ import Testing
                               ["-type", "CFBundleDocumentTypes", file],
                               ["-p", file],
                               ["-extract", "NoSuchKey", "raw", file]] {
-                let (ours, theirs) = try #require(try both(arguments))
+                let (ours, theirs) = try #require(try await both(arguments))
                 #expect(ours.status == theirs.status, "\(arguments)")
                 // One deliberate difference: JSON keeps an integral real's fraction (`600.0`) so that
                 // it reads back as a real; Foundation writes `600`, which reads back as an integer.
@@ -48,9 +49,9 @@ import Testing
         return "same text"
     }
 
-    @Test func compactJSONMatchesTheToolchainAsValues() throws {
+    @Test func compactJSONMatchesTheToolchainAsValues() async throws {
         for file in files.map(\.path) {
-            let (ours, theirs) = try #require(try both(["-convert", "json", "-o", "-", file]))
+            let (ours, theirs) = try #require(try await both(["-convert", "json", "-o", "-", file]))
             #expect(ours.status == theirs.status)
             let a = try JSONSerialization.jsonObject(with: ours.stdout) as? NSDictionary
             let b = try JSONSerialization.jsonObject(with: theirs.stdout) as? NSDictionary

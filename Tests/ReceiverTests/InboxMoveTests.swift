@@ -350,17 +350,17 @@ import UniformTypes
 /// The crash-injection driver (Fixtures/crash_driver.py), small enough for every test run; the
 /// 1,000-kill run is in docs/receiver.md.
 @Suite struct CrashDriverTests {
-    @Test func randomKillsLoseAndDuplicateNothing() throws {
+    @Test func randomKillsLoseAndDuplicateNothing() async throws {
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/ReceiverTests/Fixtures/crash_driver.py").path
-        let run = try TestSupport.run("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "5"])
+        let run = try await TestSupport.runOffPool("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "5"])
         #expect(run.status == 0, "\(run.out)")
         #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
     }
 
     /// The same with the working folder on another file system (/dev/shm): every move a copy.
-    @Test func randomKillsDuringCopiesLoseAndDuplicateNothing() throws {
+    @Test func randomKillsDuringCopiesLoseAndDuplicateNothing() async throws {
         let driver = TestSupport.packageRoot.appendingPathComponent("Tests/ReceiverTests/Fixtures/crash_driver.py").path
-        let run = try TestSupport.run("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "6", "/dev/shm"])
+        let run = try await TestSupport.runOffPool("/usr/bin/env", ["python3", driver, TestSupport.inboxd, "40", "5", "6", "/dev/shm"])
         #expect(run.status == 0, "\(run.out)")
         #expect(run.out.contains("files=200 stored_rows=200") && run.out.contains("problems=0"))
     }

@@ -27,38 +27,43 @@ import Glibc
     /// counter, so a key's final value must be at least the last value acknowledged for it: a
     /// smaller one is an acknowledged update lost. The property list must parse whenever it is
     /// looked at.
-    @Test func killedWritersLoseNoAcknowledgedUpdate() throws {
+    @Test func killedWritersLoseNoAcknowledgedUpdate() async throws {
         let folder = try Probe.folder()
         let plist = folder + "/group.kill.plist"
-        var generator = SystemRandomNumberGenerator()
-        var next = [Int](repeating: 1, count: 4)
-        var lastAcknowledged = [[Int]](repeating: [Int](repeating: 0, count: 512), count: 4)
-        var acknowledgements = 0
-        var writers = try (0..<4).map { try Probe.start(["hammer", folder, "group.kill", String($0), "1"]) }
-        func collect(_ w: Int) {
-            let data = writers[w].1.fileHandleForReading.readDataToEndOfFile()
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                guard let i = Int(line) else { continue }
-                lastAcknowledged[w][i % 512] = max(lastAcknowledged[w][i % 512], i)
-                next[w] = max(next[w], i + 1)
-                acknowledgements += 1
+        // A minute and more of blocking kills and waits: on a thread of its own, not on the
+        // cooperative pool (two threads here) that the suite's async tests need meanwhile.
+        let (lastAcknowledged, acknowledgements, unreadable, looks) = try await TestSupport.offPool { () throws -> ([[Int]], Int, Int, Int) in
+            var generator = SystemRandomNumberGenerator()
+            var next = [Int](repeating: 1, count: 4)
+            var lastAcknowledged = [[Int]](repeating: [Int](repeating: 0, count: 512), count: 4)
+            var acknowledgements = 0
+            var writers = try (0..<4).map { try Probe.start(["hammer", folder, "group.kill", String($0), "1"]) }
+            func collect(_ w: Int) {
+                let data = writers[w].1.fileHandleForReading.readDataToEndOfFile()
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+                    guard let i = Int(line) else { continue }
+                    lastAcknowledged[w][i % 512] = max(lastAcknowledged[w][i % 512], i)
+                    next[w] = max(next[w], i + 1)
+                    acknowledgements += 1
+                }
             }
-        }
-        var kills = 0, unreadable = 0, looks = 0
-        while kills < 1000 {
-            usleep(UInt32.random(in: 500...4_000, using: &generator))
-            let w = Int.random(in: 0..<4, using: &generator)
-            kill(writers[w].0.processIdentifier, SIGKILL)
-            writers[w].0.waitUntilExit()
-            collect(w)
-            kills += 1
-            if kills % 10 == 0, FileManager.default.fileExists(atPath: plist) {
-                looks += 1
-                if (try? PropertyListReader.read(Array(Data(contentsOf: URL(fileURLWithPath: plist))))) == nil { unreadable += 1 }
+            var kills = 0, unreadable = 0, looks = 0
+            while kills < 1000 {
+                usleep(UInt32.random(in: 500...4_000, using: &generator))
+                let w = Int.random(in: 0..<4, using: &generator)
+                kill(writers[w].0.processIdentifier, SIGKILL)
+                writers[w].0.waitUntilExit()
+                collect(w)
+                kills += 1
+                if kills % 10 == 0, FileManager.default.fileExists(atPath: plist) {
+                    looks += 1
+                    if (try? PropertyListReader.read(Array(Data(contentsOf: URL(fileURLWithPath: plist))))) == nil { unreadable += 1 }
+                }
+                writers[w] = try Probe.start(["hammer", folder, "group.kill", String(w), String(next[w])])
             }
-            writers[w] = try Probe.start(["hammer", folder, "group.kill", String(w), String(next[w])])
+            for w in 0..<4 { kill(writers[w].0.processIdentifier, SIGKILL); writers[w].0.waitUntilExit(); collect(w) }
+            return (lastAcknowledged, acknowledgements, unreadable, looks)
         }
-        for w in 0..<4 { kill(writers[w].0.processIdentifier, SIGKILL); writers[w].0.waitUntilExit(); collect(w) }
         try Probe.run(["merge", folder, "group.kill"])
         guard case .dictionary(let values) = try TestSupport.read(URL(fileURLWithPath: plist)).value else {
             Issue.record("the merged property list is not a dictionary")

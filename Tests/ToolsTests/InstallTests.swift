@@ -14,7 +14,7 @@ import Testing
 
     /// Installs the built tools (the test build) under a fresh prefix; the environment a user
     /// would have (a home of its own, nothing pointing at the checkout).
-    static func install() throws -> (prefix: URL, home: URL) {
+    static func install() async throws -> (prefix: URL, home: URL) {
         let dir = try TestSupport.temporaryDirectory()
         let prefix = dir.appendingPathComponent("prefix"), home = dir.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -22,8 +22,8 @@ import Testing
         // The installer's own home: the file managers' per-user actions go there, never into the
         // home of whoever runs the tests, nor into the home the queries below run in.
         let installer = dir.appendingPathComponent("installer")
-        let run = try TestSupport.run("/bin/bash", [script, "--prefix", prefix.path, "--built", TestSupport.productsDirectory.path],
-                                      environment: ["HOME": installer.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, "--prefix", prefix.path, "--built", TestSupport.productsDirectory.path],
+                                                     environment: ["HOME": installer.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""])
         #expect(run.status == 0, "\(run.out)\(run.stderr)")
         return (prefix, home)
     }
@@ -32,8 +32,8 @@ import Testing
         ["HOME": home.path, "XDG_DATA_HOME": "", "XDG_CACHE_HOME": "", "DOCUMENT_INTERCHANGE_ROOT": "", "DOCUMENT_INTERCHANGE_CATALOG": ""]
     }
 
-    @Test func theLayoutWorksWhereverItIsCopied() throws {
-        let (prefix, home) = try Self.install()
+    @Test func theLayoutWorksWhereverItIsCopied() async throws {
+        let (prefix, home) = try await Self.install()
         defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let fm = FileManager.default
         for tool in Self.tools {
@@ -65,8 +65,8 @@ import Testing
         #expect(!fm.fileExists(atPath: home.path + "/.local"))
     }
 
-    @Test func manPagesRenderWithoutWarnings() throws {
-        let (prefix, _) = try Self.install()
+    @Test func manPagesRenderWithoutWarnings() async throws {
+        let (prefix, _) = try await Self.install()
         defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         for tool in Self.tools {
             let page = prefix.path + "/share/man/man1/\(tool).1"
@@ -77,8 +77,8 @@ import Testing
         }
     }
 
-    @Test func completionsComplete() throws {
-        let (prefix, _) = try Self.install()
+    @Test func completionsComplete() async throws {
+        let (prefix, _) = try await Self.install()
         defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let share = prefix.path + "/share"
         // bash: the generated function, driven as bash drives it.
@@ -115,8 +115,8 @@ import Testing
 
     /// The unit passes systemd's own checks and its command starts the receiver on a root that is
     /// still empty; an app whose first delivery comes afterwards is served without a restart.
-    @Test func theSystemdUnitRunsTheReceiverOnAnEmptyRoot() throws {
-        let (prefix, home) = try Self.install()
+    @Test func theSystemdUnitRunsTheReceiverOnAnEmptyRoot() async throws {
+        let (prefix, home) = try await Self.install()
         defer { try? FileManager.default.removeItem(at: prefix.deletingLastPathComponent()) }
         let unit = prefix.path + "/share/systemd/user/inboxd.service"
         // Every unit the project ships (Support/systemd), so a new one cannot go unchecked.
@@ -144,7 +144,7 @@ import Testing
         job.standardError = try FileHandle(forWritingTo: log)
         try job.run()
         defer { if job.isRunning { job.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         #expect(job.isRunning, "inboxd run stopped on an empty root")
         // A first delivery to an app that had no container when the receiver started.
         let samples = TestSupport.packageRoot.appendingPathComponent("Samples")
@@ -155,7 +155,7 @@ import Testing
         #expect(deliver.status == 0, "\(deliver.stderr)")
         let stored = root + "/Containers/com.example.notes/Documents/notes.txt"
         let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: stored) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while !FileManager.default.fileExists(atPath: stored) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(FileManager.default.fileExists(atPath: stored), "the new app's delivery was not moved")
         #expect(job.isRunning)
         job.terminate()

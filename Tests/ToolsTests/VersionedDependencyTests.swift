@@ -37,7 +37,7 @@ import Testing
         return copy
     }
 
-    @Test func aConsumerBuildsAgainstATaggedVersion() throws {
+    @Test func aConsumerBuildsAgainstATaggedVersion() async throws {
         let dir = try TestSupport.temporaryDirectory()
         // The consumer's build folder holds a copy of every package: about 1 GiB.
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -77,7 +77,7 @@ import Testing
         try fm.createDirectory(at: plist, withIntermediateDirectories: true)
         try "<plist><dict><key>CFBundleIdentifier</key><string>com.example.consumer</string></dict></plist>"
             .write(to: plist.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
-        let build = try TestSupport.run("/usr/bin/env", ["swift", "build", "--package-path", consumer.path, "--product", "Uses"])
+        let build = try await TestSupport.runOffPool("/usr/bin/env", ["swift", "build", "--package-path", consumer.path, "--product", "Uses"])
         #expect(build.status == 0, "\(build.out)\(build.stderr)")
         #expect(!(build.out + build.stderr).contains("unsafe build flags"))
         let ran = try TestSupport.run("/bin/sh", ["-c", "cd \"$1\" && exec .build/debug/Uses", "sh", consumer.path])
