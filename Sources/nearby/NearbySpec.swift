@@ -44,7 +44,7 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--app", value: .bundleIdentifier, help: "the app on the other device that should get the files"),
                 OptionSpec("--from", value: .bundleIdentifier, help: "the sending app named in the open request (default org.document-interchange.nearby)"),
                 OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the receiver must present, for an unpaired device (else it must be paired)"),
-                OptionSpec("--localsend", help: "send to a LocalSend device (protocol v2): --to its alias (found by LocalSend's multicast), HOST[:PORT] or http://HOST[:PORT]"),
+                OptionSpec("--localsend", help: "send to a LocalSend device (protocol v2): --to its alias (found by LocalSend's multicast, or its /24 sweep where multicast is dropped), HOST[:PORT] or http://HOST[:PORT]"),
                 OptionSpec("--localsend-pin", value: .text("PIN"), help: "the PIN the LocalSend device asks for"),
                 OptionSpec("--new-certificate", help: "accept a LocalSend device whose certificate changed since the last send (reinstalled)"),
                 OptionSpec("--airdrop", value: .text("IFACE"),

@@ -44,6 +44,9 @@ import Testing
         #expect(facts["send_arrived"] == String(Self.rounds) && facts["send_status_matches"] == String(Self.rounds), "\(run.out)")
         #expect(facts["send_by_alias_ok"] == String(Self.rounds / 2), "\(run.out)")
         #expect(facts["send_big_status"] == "0" && facts["send_big_intact"] == "yes", "\(run.out)")
+        // Multicast dropped at the sender: the peer found by its alias through the /24 sweep.
+        #expect(facts["swept_status"] == "0" && facts["swept_intact"] == "yes", "\(run.out)")
+        #expect((facts["swept_multicast_dropped"].flatMap(Int.init) ?? 0) > 0, "\(run.out)")
 
         let b = work.appendingPathComponent("B")
         let inbox = b.appendingPathComponent("Containers/com.example.notes/Documents/Inbox")

@@ -5,7 +5,8 @@
 # the app that takes plain text, then 100 MB to us and 100 MB to another copy of itself (the
 # yardstick, same run), and times our register answers. Prints key=value lines for LocalSendLabTests.
 # Then the other way: our sender to the peer's receiver, ROUNDS distinct files found by alias (half)
-# and by address (half), each send's exit status against what arrived; and 100 MB by address.
+# and by address (half), each send's exit status against what arrived; one found by alias with
+# multicast dropped (the /24 sweep); and 100 MB by address.
 #   localsend-lab.sh NEARBY LAB_SH WORK VENV [ROUNDS]   (WORK holds device roots A and B made by the test)
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20}
@@ -70,6 +71,26 @@ for i in $(seq "$ROUNDS"); do
   lab exec h1 "$NEARBY" send "$f" --localsend --to "$to" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
   echo "$i $st" >> "$WORK/send-statuses"
 done
+# A network that drops multicast (h1 neither sends nor hears it): the peer is found by its alias
+# only through the sweep of eth0's /24 (LocalSend's legacy discovery), which starts after 1 s.
+lab exec h1 nft -f - <<'NFT'
+table inet nomulticast {
+  chain output { type filter hook output priority 0; ip daddr 224.0.0.0/4 counter drop; }
+  chain input { type filter hook input priority 0; ip daddr 224.0.0.0/4 counter drop; }
+}
+NFT
+f="$WORK/out/swept.txt"
+{ echo "found by the sweep"; head -c 5000 /dev/urandom | base64; } > "$f"
+T0=$(date +%s.%N)
+lab exec h1 "$NEARBY" send "$f" --localsend --to "Peer Desk" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-swept.out" 2>&1 && st=0 || st=$?
+T1=$(date +%s.%N)
+echo "swept_status=$st"
+echo "swept_seconds=$(python3 -c "print(round($T1 - $T0, 3))")"
+cmp -s "$f" "$WORK/peer3/in/swept.txt" && echo "swept_intact=yes" || echo "swept_intact=no"
+# The announcements it made were dropped (so the sweep, not multicast, found the peer).
+echo "swept_multicast_dropped=$(lab exec h1 nft list chain inet nomulticast output | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')"
+lab exec h1 nft delete table inet nomulticast
+
 rm -f "$WORK/peer3/in/big"*.bin  # the yardstick's copy: only ours may be checked below
 T0=$(date +%s.%N)
 lab exec h1 "$NEARBY" send "$WORK/big.bin" --localsend --to "$H3" --root "$WORK/A" --name h1 --json > "$WORK/send-big.out" 2>&1 && st=0 || st=$?

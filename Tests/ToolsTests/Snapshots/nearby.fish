@@ -23,7 +23,7 @@ complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -d 'a paired d
 complete -c nearby -n '__fish_seen_subcommand_from send' -l app -x -a '(___nearby_apps)' -d 'the app on the other device that should get the files'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l from -x -a '(___nearby_apps)' -d 'the sending app named in the open request (default org.document-interchange.nearby)'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l fingerprint -x -d 'the certificate the receiver must present, for an unpaired device (else it must be paired)'
-complete -c nearby -n '__fish_seen_subcommand_from send' -l localsend -d 'send to a LocalSend device (protocol v2): --to its alias (found by LocalSend\'s multicast), HOST[:PORT] or http://HOST[:PORT]'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l localsend -d 'send to a LocalSend device (protocol v2): --to its alias (found by LocalSend\'s multicast, or its /24 sweep where multicast is dropped), HOST[:PORT] or http://HOST[:PORT]'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l localsend-pin -x -d 'the PIN the LocalSend device asks for'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l new-certificate -d 'accept a LocalSend device whose certificate changed since the last send (reinstalled)'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l airdrop -x -d 'send with AirDrop\'s HTTP protocol (to an OpenDrop receiver) on this interface: --to its name, or [ADDRESS]:PORT'

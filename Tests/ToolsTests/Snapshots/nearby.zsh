@@ -26,7 +26,7 @@ _nearby() {
     '--app[the app on the other device that should get the files]:BUNDLE-ID:_nearby_apps' \
     '--from[the sending app named in the open request (default org.document-interchange.nearby)]:BUNDLE-ID:_nearby_apps' \
     '--fingerprint[the certificate the receiver must present, for an unpaired device (else it must be paired)]:HEX: ' \
-    '--localsend[send to a LocalSend device (protocol v2)\: --to its alias (found by LocalSend'\''s multicast), HOST\[\:PORT\] or http\://HOST\[\:PORT\]]' \
+    '--localsend[send to a LocalSend device (protocol v2)\: --to its alias (found by LocalSend'\''s multicast, or its /24 sweep where multicast is dropped), HOST\[\:PORT\] or http\://HOST\[\:PORT\]]' \
     '--localsend-pin[the PIN the LocalSend device asks for]:PIN: ' \
     '--new-certificate[accept a LocalSend device whose certificate changed since the last send (reinstalled)]' \
     '--airdrop[send with AirDrop'\''s HTTP protocol (to an OpenDrop receiver) on this interface\: --to its name, or \[ADDRESS\]\:PORT]:IFACE: ' \
