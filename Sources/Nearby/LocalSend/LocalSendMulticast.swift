@@ -97,9 +97,7 @@ final class LocalSendMulticast: Sendable {
         guard let port = device.port else { return false }
         var client = HTTPClient(identity: receiver.identity)
         client.timeout = 2
-        let reply = try? await client.request(.POST, host: host, port: port, secure: device.protocol != "http", path: "/api/localsend/v2/register",
-                                              body: .json(receiver.device().json), check: PeerCheck { _ in true })
-        return reply?.status == 200
+        return await LocalSendRegister.post(receiver.device(), to: host, port: port, secure: device.protocol != "http", client: client) != nil
     }
 
     /// Sends `device` to the group, once on each interface joined.

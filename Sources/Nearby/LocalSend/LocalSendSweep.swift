@@ -1,5 +1,4 @@
-import NIOCore
-import NIOPosix
+import SystemCalls
 
 /// LocalSend's discovery for networks that drop multicast (protocol v2, "HTTP (legacy mode)"):
 /// our description is posted to `register` at every other address of each IPv4 interface's /24,
@@ -27,11 +26,10 @@ enum LocalSendSweep {
         return hosts.filter { !own.contains($0) }
     }
 
-    /// This host's IPv4 interface addresses (as NIO lists them).
+    /// The IPv4 addresses of this host's interfaces that are up, loopback aside.
     static func interfaceAddresses() -> [(interface: String, address: String)] {
-        ((try? System.enumerateDevices()) ?? []).compactMap { device in
-            guard case .v4? = device.address, let ip = device.address?.ipAddress else { return nil }
-            return (device.name, ip)
+        ((try? NetworkInterface.all()) ?? []).filter { $0.isUp && !$0.isLoopback }.flatMap { interface in
+            interface.addresses.filter { $0.family == .v4 }.map { (interface.name, SocketAddress.text(of: $0.address)) }
         }
     }
 
@@ -46,14 +44,12 @@ enum LocalSendSweep {
         var client = HTTPClient(identity: identity)
         client.timeout = timeout
         client.tls = try? TLSSetup.localSendContext(identity, server: false)
-        let asking = client, body = me.json
+        let asking = client
         await withTaskGroup(of: Bool.self) { group in
             var next = hosts.makeIterator()
             func ask(_ host: String) {
                 group.addTask {
-                    guard let reply = try? await asking.request(.POST, host: host, port: port, secure: true, path: "/api/localsend/v2/register",
-                                                                body: .json(body), check: PeerCheck { _ in true }),
-                          reply.status == 200, var device = try? LocalSendDevice.decode(reply.body),
+                    guard var device = await LocalSendRegister.post(me, to: host, port: port, secure: true, client: asking),
                           device.fingerprint != me.fingerprint else { return false }
                     if device.port == nil { device.port = port }
                     if device.protocol == nil { device.protocol = "https" }
