@@ -91,14 +91,16 @@ extension MulticastDNSLabTests {
         // C: found within two seconds of a responder's start, and of the browser's start.
         #expect(facts["c_found_runs"] == "5" && (facts["c_found_max_ms"].flatMap(Int.init) ?? .max) <= 2000, "\(facts)")
         #expect(facts["c_existing_runs"] == "5" && (facts["c_existing_max_ms"].flatMap(Int.init) ?? .max) <= 2000, "\(facts)")
-        // D: no daemon: the built-in engine at once, with the reason; .avahi refuses.
-        #expect((facts["d_nosocket_ms"].flatMap(Int.init) ?? .max) < 1000, "\(facts)")
+        // D: no daemon: the built-in engine at once, with the reason; .avahi refuses. "At once"
+        // is a bound, not a figure (alone the whole process takes 14-35 ms; a loaded full suite
+        // once took 1.16 s): 5 s is far below the 25 s a wait for D-Bus's reply timeout would show.
+        #expect((facts["d_nosocket_ms"].flatMap(Int.init) ?? .max) < 5000, "\(facts)")
         #expect(facts["d_backend"] == "built-in")
         #expect(facts["d_fallback"]?.hasPrefix("no avahi-daemon is reachable over D-Bus") == true, "\(facts)")
         #expect(facts["d_avahi_error"]?.hasPrefix("no avahi-daemon is reachable over D-Bus") == true, "\(facts)")
         #expect(facts["d_emptybus_backend"] == "built-in")
         #expect(facts["d_emptybus_fallback"]?.hasPrefix("no avahi-daemon is reachable over D-Bus") == true, "\(facts)")
-        #expect((facts["d_emptybus_ms"].flatMap(Int.init) ?? .max) < 1000, "\(facts)")
+        #expect((facts["d_emptybus_ms"].flatMap(Int.init) ?? .max) < 5000, "\(facts)")
         // E: a taken name: Avahi's alternative, and both seen from h2.
         #expect(facts["e_names"] == "Gina #2", "\(facts)")
         #expect(facts["e_seen_from_h2"] == "Gina,Gina #2", "\(facts)")
