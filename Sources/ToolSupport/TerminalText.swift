@@ -21,6 +21,13 @@ package enum TerminalText {
         return out
     }
 
+    /// A row of columns for a terminal: each field escaped, the fields joined by tabs (a tab
+    /// inside a field would otherwise read as a column break; escaping the joined row printed
+    /// them as a literal `\t`).
+    package static func row(_ fields: [String]) -> String {
+        fields.map(escaped).joined(separator: "\t")
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

@@ -69,14 +69,15 @@ struct NearbyTool: Sendable {
         } else {
             for device in paired.devices {
                 let seen = found.first { $0.paired?.fingerprint == device.fingerprint }
-                Output.line(TerminalText.escaped("\(device.name)\tpaired\t\(device.fingerprint.hex.prefix(16))…\t"
-                    + (seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address + Self.accepting($0.accepts) }
-                        ?? "not seen")))
+                Output.line(TerminalText.row([device.name, "paired", "\(device.fingerprint.hex.prefix(16))…",
+                    seen.map { "in reach at " + SendTarget(host: $0.host, port: $0.port, expected: nil).address + Self.accepting($0.accepts) }
+                        ?? "not seen"]))
             }
             for stranger in strangers {
-                let what = stranger.waitingToPair ? "waiting to pair (nearby pair \(stranger.name ?? ""))" : "not paired (everyone)\t\(stranger.fingerprint?.hex.prefix(16) ?? "")…"
-                Output.line(TerminalText.escaped("\(stranger.name ?? "?")\t\(what)\t"
-                    + "in reach at " + SendTarget(host: stranger.host, port: stranger.port, expected: nil).address))
+                let what = stranger.waitingToPair ? ["waiting to pair (nearby pair \(stranger.name ?? ""))"]
+                    : ["not paired (everyone)", "\(stranger.fingerprint?.hex.prefix(16) ?? "")…"]
+                Output.line(TerminalText.row([stranger.name ?? "?"] + what
+                    + ["in reach at " + SendTarget(host: stranger.host, port: stranger.port, expected: nil).address]))
             }
         }
         return 0
@@ -270,10 +271,10 @@ struct NearbyTool: Sendable {
             })]))
             return
         }
-        if offers.isEmpty { Output.line(TerminalText.escaped("\(device)\tno activity")) }
+        if offers.isEmpty { Output.line(TerminalText.row([device, "no activity"])) }
         for offer in offers {
-            Output.line(TerminalText.escaped("\(device)\t\(offer.title ?? "(untitled)")\t\(offer.activityType)\t\(offer.bundleIdentifier)"
-                + (offer.webpageURL.map { "\t" + $0 } ?? "")))
+            Output.line(TerminalText.row([device, offer.title ?? "(untitled)", offer.activityType, offer.bundleIdentifier]
+                + (offer.webpageURL.map { [$0] } ?? [])))
         }
     }
 
@@ -437,15 +438,15 @@ struct NearbyTool: Sendable {
         }
     }
 
-    /// Returns when one of `signals` arrives (read on a thread of its own: the read waits).
-    static func signalled(_ signals: SignalDescriptor) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 8)
-                defer { buffer.deallocate() }
-                _ = try? signals.descriptor.read(into: buffer)
-                continuation.resume()
-            }
+    /// Calls `stop` when one of `signals` arrives, from a thread of its own that waits for it (a
+    /// `read` of the descriptor cannot be cancelled, so nothing ever waits for this thread: the
+    /// process ends with it still waiting when the receiver ends by itself).
+    static func onSignal(_ signals: SignalDescriptor, _ stop: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 8)
+            defer { buffer.deallocate() }
+            _ = try? signals.descriptor.read(into: buffer)
+            stop()
         }
     }
 
@@ -465,7 +466,13 @@ struct NearbyTool: Sendable {
         }
         let paired = try PairedDevices.load(from: folder)
         if let device = paired.device(named: to) {
-            return try SendTarget.reaching(device, in: folder, discover: !command.flag(.noDiscovery), interfaces: interfaces)
+            let (folder, discover, interfaces) = (folder, !command.flag(.noDiscovery), interfaces)
+            let reached: Result<SendTarget, NearbyError> = AsyncBridge.run {
+                do { return .success(try await SendTarget.reaching(device, in: folder, discover: discover, interfaces: interfaces)) }
+                catch let error as NearbyError { return .failure(error) }
+                catch { return .failure(.connection("\(error)")) }
+            }
+            return try reached.get()
         }
         guard to.contains(":") else { throw NearbyError.unknownDevice(to, known: paired.devices.map(\.name)) }
         let (host, port) = try SendTarget.parseAddress(to)
@@ -524,12 +531,11 @@ struct NearbyTool: Sendable {
         return AsyncBridge.run {
             do {
                 let receiver = try await NearbyReceiver(settings, prompt: prompt) { event in ReceiverOutput.show(event, json: json) }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await receiver.run() }
-                    group.addTask { await Self.signalled(signals) }
-                    try await group.next()
-                    group.cancelAll()
-                }
+                // It ends by itself (everyone-mode's minutes, or a failure that closed it) or at a
+                // signal; either way the process then exits.
+                let serving = Task { try await receiver.run() }
+                Self.onSignal(signals) { serving.cancel() }
+                try await serving.value
                 return 0
             } catch is CancellationError {
                 return 0

@@ -1,3 +1,4 @@
+import Nearby
 import SystemCalls
 import ToolSupport
 
@@ -29,12 +30,5 @@ final class ProgressLine: @unchecked Sendable {
 
     func finish() { if shown { Output.errorText("\n") } }
 
-    static func bytes(_ n: Double) -> String {
-        n >= 1e9 ? tenths(n / 1e9) + " GB" : n >= 1e6 ? tenths(n / 1e6) + " MB" : n >= 1e3 ? tenths(n / 1e3) + " kB" : "\(Int(n)) B"
-    }
-
-    static func tenths(_ x: Double) -> String {
-        let t = Int((x * 10).rounded())
-        return "\(t / 10).\(t % 10)"
-    }
+    static func bytes(_ n: Double) -> String { SizeText.of(n) }
 }

@@ -7,17 +7,22 @@ import ToolSupport
 enum ReceiverOutput {
     static func show(_ event: ReceiverEvent, json: Bool) {
         if json { print(json: value(event)); return }
+        // Through the questions: a line printed while one shows goes above it.
+        let out = TerminalQuestions.shared
         switch event {
-        case .listening(let port): Output.line("receiving on port \(port)")
-        case .listeningLocalSend(let port, let secure): Output.line("receiving from LocalSend on port \(port) (\(secure ? "HTTPS" : "HTTP"))")
-        case .listeningAirDrop(let port, let interface): Output.line("receiving AirDrop on \(interface), port \(port)")
-        case .refusedPeer(let fingerprint): Output.line("refused a device that is not paired" + (fingerprint.map { " (\($0.hex.prefix(16))…)" } ?? ""))
+        case .listening(let port): out.print("receiving on port \(port)")
+        case .listeningLocalSend(let port, let secure): out.print("receiving from LocalSend on port \(port) (\(secure ? "HTTPS" : "HTTP"))")
+        case .listeningAirDrop(let port, let interface): out.print("receiving AirDrop on \(TerminalText.escaped(interface)), port \(port)")
+        case .refusedPeer(let fingerprint): out.print("refused a device that is not paired" + (fingerprint.map { " (\($0.hex.prefix(16))…)" } ?? ""))
         case .asked(let ask, let accepted, let reason):
-            Output.line("\(ask.pairedName ?? ask.senderName) asks to send \(ask.items.count) item(s): " + (accepted ? "accepted" : "declined (\(reason ?? ""))"))
+            out.print(TerminalText.escaped("\(ask.pairedName ?? ask.senderName) asks to send \(ask.items.count) item(s): "
+                + (accepted ? "accepted" : "declined (\(reason ?? ""))")))
         case .delivered(let name, let destination, let path, let bytes, let resumed):
-            Output.line("\(name): \(bytes) bytes delivered to \(destination) (\(path))" + (resumed > 0 ? ", resumed after \(resumed)" : ""))
-        case .failed(let why): Output.error("nearby: a session failed: \(why)")
-        case .expired: Output.line("everyone-mode ended")
+            out.print(TerminalText.escaped("\(name): \(SizeText.of(bytes)) delivered to \(destination) (\(path))"
+                + (resumed > 0 ? ", resumed after \(SizeText.of(resumed))" : "")))
+        case .failed(let why): out.print(TerminalText.escaped("nearby: a session failed: \(why)"), error: true)
+        case .warning(let what): out.print(TerminalText.escaped("nearby: \(what)"), error: true)
+        case .expired: out.print("everyone-mode ended")
         }
     }
 
@@ -37,19 +42,23 @@ enum ReceiverOutput {
             .dictionary(["event": .string("delivered"), "name": .string(name), "destination": .string(destination), "path": .string(path),
                          "bytes": .integer(bytes), "resumedFrom": .integer(resumed)])
         case .failed(let why): .dictionary(["event": .string("failed"), "reason": .string(why)])
+        case .warning(let what): .dictionary(["event": .string("warning"), "reason": .string(what)])
         case .expired: .dictionary(["event": .string("expired")])
         }
     }
 }
 
-/// Asks the person at the terminal about an unpaired sender.
+/// Asks the person at the terminal about an unpaired sender, through ``TerminalQuestions``: one
+/// question at a time, withdrawn when the receiver stops waiting (its timeout, the sender gone,
+/// the receiver stopping). Names from the network are escaped (``TerminalText``).
 enum TerminalPrompt {
     @Sendable static func ask(_ ask: IncomingAsk) async -> Bool {
-        Output.line("\(ask.senderName) (not paired, \(ask.fingerprint.hex.prefix(16))…) wants to send:")
-        for item in ask.items { Output.line("  \(item.name)  \(item.type)  \(item.size) bytes  → \(item.destination)") }
-        Output.text("Accept? [y/N] ")
-        guard let answer = readLine() else { return false }
-        return answer.lowercased().hasPrefix("y")
+        let who = TerminalText.escaped(ask.senderName)
+        let lines = ["\(who) (not paired, \(ask.fingerprint.hex.prefix(16))…) wants to send:"]
+            + ask.items.map { item in
+                "  " + [item.name, item.type, SizeText.of(item.size), "→ " + item.destination].map(TerminalText.escaped).joined(separator: "  ")
+            }
+        return await TerminalQuestions.shared.ask(lines, prompt: "Accept? [y/N] ") ?? false
     }
 }
 

@@ -58,7 +58,7 @@ extension MulticastDNSLabTests {
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
         let venv = TestSupport.packageRoot.appendingPathComponent(".venv-mdns").path
-        let run = try await TestSupport.runOffPool("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, probe, lab, work.path, venv], environment: ["LAB": "dav", "LAB_NET": "10.219.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {
@@ -151,7 +151,7 @@ extension MulticastDNSLabTests {
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("mdns-probe").path
-        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, probe, lab, work.path], environment: ["LAB": "dav", "LAB_NET": "10.219.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, probe, lab, work.path], environment: ["LAB": "dav", "LAB_NET": "10.219.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         print(run.out)
         let lines = Set(run.out.split(whereSeparator: \.isNewline).map(String.init))

@@ -20,7 +20,7 @@ import Testing
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
         let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path, Self.venv, String(Self.rounds), "10"],
-                                                   environment: ["LAB": "dad", "LAB_NET": "10.222.0"])
+                                                   environment: ["LAB": "dad", "LAB_NET": "10.222.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {

@@ -22,7 +22,7 @@ import Testing
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
         let probe = TestSupport.productsDirectory.appendingPathComponent("handoff-probe").path
         let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, probe, lab, work.path, String(Self.rounds)],
-                                                   environment: ["LAB": "dho", "LAB_NET": "10.224.0"])
+                                                   environment: ["LAB": "dho", "LAB_NET": "10.224.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {

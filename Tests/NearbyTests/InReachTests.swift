@@ -12,12 +12,13 @@ import Testing
 @Suite(.serialized) struct InReachTests {
     /// A `nearby receive` process for `device` in paired mode on the loopback interface.
     static func receiver(_ device: TransferTests.Device, name: String) throws -> Process {
-        let process = Process()
-        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("nearby")
-        process.arguments = ["receive", "--root", device.root.path, "--mode", "paired", "--interface", "lo", "--listen", "127.0.0.1",
-                             "--port", "0", "--no-launch", "--name", name, "--downloads", device.downloads, "--json"]
+        // As the person runs it: the test user, owning the device root the test set up.
+        TestUser.own(URL(fileURLWithPath: device.root.path))
+        let process = TestUser.process(TestSupport.productsDirectory.appendingPathComponent("nearby").path,
+                                       ["receive", "--root", device.root.path, "--mode", "paired", "--interface", "lo", "--listen", "127.0.0.1",
+                                        "--port", "0", "--no-launch", "--name", name, "--downloads", device.downloads, "--json"])
         // No avahi-daemon on the machine's bus is reached: the built-in engine on lo, everywhere.
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "DBUS_SYSTEM_BUS_ADDRESS": ""]
+        process.environment = TestUser.environment(from: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "DBUS_SYSTEM_BUS_ADDRESS": ""])
         // What it said goes to a file in its device root, for a failure's message (`said`).
         let log = URL(fileURLWithPath: device.root.path + "/receiver.log")
         try Data().write(to: log)

@@ -23,7 +23,7 @@ import Testing
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
         let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path, Self.venv, String(Self.rounds)],
-                                                   environment: ["LAB": "dls", "LAB_NET": "10.220.0", "BIG_ROUNDS": "1", "SENDER_CPU": ""])
+                                                   environment: ["LAB": "dls", "LAB_NET": "10.220.0", "BIG_ROUNDS": "1", "SENDER_CPU": ""].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: String] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {

@@ -21,13 +21,15 @@ import Testing
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/NearbyTests/Fixtures/lab-session.sh").path
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path
-        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path], environment: ["LAB": "dtt", "LAB_NET": "10.215.0"])
+        let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path], environment: ["LAB": "dtt", "LAB_NET": "10.215.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         var facts: [String: Int] = [:]
         for line in run.out.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2, let value = Int(parts[1]) { facts[String(parts[0])] = value }
         }
+        // Every nearby process ran as the test user, as a person runs it.
+        #expect(facts["receiver_uid"] == Int(TestUser.active ? TestUser.uid : geteuid()), "\(run.out)")
         #expect(facts["pair_status"] == 0 && facts["show_status"] == 0, "\(run.out)")
         #expect(lines(run.out).contains("h3_sees_waiting=h2@10.215.0.2:53401"), "\(run.out)")
         // Both screens showed the same six digits (h1 found h2 by the name it announced while waiting).

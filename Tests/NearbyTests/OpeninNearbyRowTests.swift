@@ -72,6 +72,8 @@ import Testing
             var paired = try PairedDevices.load(from: a.folder)
             paired.pin(PairedDevice(name: "desk", fingerprint: b.identity.fingerprint, pairedAt: 0, lastAddress: "127.0.0.1:\(port)"))
             try paired.save(to: a.folder)
+            // The editor runs as the test user (as a person runs it): its device root is theirs.
+            TestUser.own(URL(fileURLWithPath: a.root.path))
             let sent = try await TestSupport.runOffPool(editor, ["send-nearby", "--root", a.root.path, "desk", person], environment: environment)
             #expect(sent.status == 0, "\(sent.out)\(sent.stderr)")
             #expect(sent.out.contains("to desk: com.example.person-viewer"), "\(sent.out)")

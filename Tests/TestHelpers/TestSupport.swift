@@ -18,6 +18,9 @@ public enum TestSupport {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         while dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+        // Every test that starts a tool asks for this first: from here on, what the tests make,
+        // the tools they start as TestUser may write.
+        TestUser.prepare()
         return dir
     }()
 
@@ -57,17 +60,25 @@ public enum TestSupport {
     }
 
     /// Runs a program to completion and captures its output; the status of a program killed by
-    /// signal N is 128 + N.
+    /// signal N is 128 + N. `nearby` and the apps run as ``TestUser``, as people run them
+    /// (``TestUser/startsAsUser(_:)``).
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         // No display unless the test names one: started with no terminal, openin would show
         // its sheet as a desktop dialog on the developer's screen and wait for an answer.
         var inherited = ProcessInfo.processInfo.environment
         inherited["DISPLAY"] = nil
         inherited["WAYLAND_DISPLAY"] = nil
+        if TestUser.startsAsUser(executable) {
+            let command = TestUser.command(executable, arguments)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+            inherited = TestUser.environment(from: inherited)
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.environment = inherited.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
@@ -139,6 +150,8 @@ public enum TestSupport {
 
     /// A fresh temporary directory.
     public static func temporaryDirectory() throws -> URL {
+        // What the test puts there, the tools it starts as ``TestUser`` may write.
+        TestUser.prepare()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plist-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
@@ -158,6 +171,7 @@ public enum TestSupport {
             try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(name).path,
                                                        withDestinationPath: productsDirectory.appendingPathComponent(program).path)
         }
+        TestUser.own(root.deletingLastPathComponent())
         return root
     }
 

@@ -84,13 +84,13 @@ final class AirDropReceiver: Sendable {
         defer { responder?.stop() }
         events(.listeningAirDrop(port: port, interface: settings.interface))
         try await connections.run(server) { connection in
-            await HTTPServer.serve(connection, failed: { self.events(.failed("AirDrop from \($0)")) }) { head, parts, address, _ in
-                try await self.respond(to: head, parts: &parts, from: address)
+            await HTTPServer.serve(connection, failed: { self.events(.failed("AirDrop from \($0)")) }) { head, parts, address, channel in
+                try await self.respond(to: head, parts: &parts, from: address, channel: channel)
             }
         }
     }
 
-    func respond(to head: HTTPRequestHead, parts: inout HTTPServer.Parts, from address: String) async throws -> HTTPServer.Reply {
+    func respond(to head: HTTPRequestHead, parts: inout HTTPServer.Parts, from address: String, channel: any Channel) async throws -> HTTPServer.Reply {
         func plist(_ bytes: [UInt8]) -> HTTPServer.Reply { HTTPServer.Reply(status: .ok, body: bytes, contentType: "application/octet-stream") }
         switch (head.method, head.uri) {
         case (.POST, "/Discover"):
@@ -101,7 +101,7 @@ final class AirDropReceiver: Sendable {
             guard let body = try await HTTPServer.body(&parts, limit: AirDropPlist.maximumBody) else { return .error(.payloadTooLarge, "too large", close: true) }
             let ask: AirDropAsk
             do { ask = try AirDropAsk.decode(body) } catch { return .error(.badRequest, "\(error)") }
-            return try await decide(ask, from: address) ?? plist(info.askReply)
+            return try await decide(ask, from: address, channel: channel) ?? plist(info.askReply)
         case (.POST, "/Upload"):
             guard head.headers["Content-Type"].first?.lowercased() == "application/x-cpio" else {
                 return .error(.notAcceptable, "an upload is application/x-cpio", close: true)
@@ -116,21 +116,26 @@ final class AirDropReceiver: Sendable {
     }
 
     /// Decides an Ask; `nil` when it is accepted (its upload is then awaited from `address`).
-    func decide(_ ask: AirDropAsk, from address: String) async throws -> HTTPServer.Reply? {
+    func decide(_ ask: AirDropAsk, from address: String, channel: any Channel) async throws -> HTTPServer.Reply? {
         let sender = Fingerprint(bytes: Array(SHA256.hash(data: Array(("airdrop:" + (ask.senderID ?? address)).utf8))))!
         let registry = try? RegistryStore.forQuery(root: configuration.root)
         let names = ask.files.map { ItemName.safe($0.name) }
         let types = zip(ask.files, names).map { file, name in Self.type(of: file, name: name, registry: registry) }
+        let destinations = zip(types, names).map { type, name in
+            Destination.choose(type: type, name: name, targetApp: nil, registry: registry, downloads: configuration.downloads)
+        }
         let items = ask.files.indices.map { i in
-            (names[i], types[i], Int64(0),
-             ask.files[i].isDirectory ? "a folder's files" : Destination.choose(type: types[i], name: names[i], targetApp: nil, registry: registry,
-                                                                                  downloads: configuration.downloads).label)
+            (names[i], types[i], Int64?.none, ask.files[i].isDirectory ? "a folder's files" : destinations[i].label)
         }
         let incoming = IncomingAsk(senderName: ask.senderName, senderApp: ask.bundleID ?? AirDropSettings.unnamedApp, fingerprint: sender,
                                    pairedName: nil, items: items)
         // Sizes come only with the archive: checked there, entry by entry.
-        if let refusal = try await policy.refusal(incoming, sizes: ask.files.map { _ in 0 }, names: ask.files.map(\.name), trusted: false,
-                                                  keys: ["fp:" + sender.hex, "ip:" + address]) {
+        // The sender waits for the reply while the person decides (as for LocalSend's prepare-upload).
+        let refusal = try await IdleTimeout.holding(channel) {
+            try await policy.refusal(incoming, sizes: ask.files.map { _ in 0 }, names: ask.files.map(\.name), destinations: destinations,
+                                     trusted: false, keys: ["fp:" + sender.hex, "ip:" + address], senderGone: { await closed(channel) })
+        }
+        if let refusal {
             events(.asked(incoming, accepted: false, reason: refusal))
             return .error(.forbidden, refusal)
         }

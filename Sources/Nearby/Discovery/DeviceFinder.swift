@@ -83,10 +83,29 @@ public enum DeviceFinder {
         return services.compactMap { identify($0, paired: paired, now: now) }.filter { unique.insert($0).inserted }
     }
 
-    /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds.
-    public static func find(_ device: PairedDevice, interfaces: [String]? = nil, timeout: Double = 3) throws -> Found? {
+    /// Where `device` is, as soon as its announcement is seen; `nil` after `timeout` seconds, or
+    /// at once when the calling task is cancelled (the browse stops then).
+    public static func find(_ device: PairedDevice, interfaces: [String]? = nil, timeout: Double = 3) async throws -> Found? {
         guard device.discoveryKey != nil else { return nil }
-        return try first(interfaces: interfaces, timeout: timeout) { matching($0, device: device, now: Date().timeIntervalSince1970) }
+        let answer = OnceAnswer()
+        let browser = try MulticastBrowser(type: Announcement.serviceType, interfaces: interfaces) { event in
+            switch event {
+            case .added(let service), .updated(let service):
+                if let found = matching(service, device: device, now: Date().timeIntervalSince1970) { answer.give(found) }
+            case .removed: break
+            }
+        }
+        defer { browser.stop() }
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            answer.give(nil)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { answer.wait(with: $0) }
+        } onCancel: {
+            answer.give(nil)
+        }
     }
 
     /// `service` when it is `device`'s own announcement. Only the device itself: an everyone-mode
@@ -117,6 +136,34 @@ public enum DeviceFinder {
         defer { browser.stop() }
         _ = done.wait(timeout: .now() + timeout)
         return result.value
+    }
+}
+
+/// The first answer of an async browse, given once from whichever comes first (the browser's
+/// thread, the timer, cancellation), whether or not the waiting continuation is there yet.
+private final class OnceAnswer: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var answer: DeviceFinder.Found??
+    private var waiting: CheckedContinuation<DeviceFinder.Found?, Never>?
+
+    func give(_ value: DeviceFinder.Found?) {
+        let resume: CheckedContinuation<DeviceFinder.Found?, Never>? = lock.withLock {
+            guard answer == nil else { return nil }
+            answer = .some(value)
+            defer { waiting = nil }
+            return waiting
+        }
+        resume?.resume(returning: value)
+    }
+
+    func wait(with continuation: CheckedContinuation<DeviceFinder.Found?, Never>) {
+        let given: DeviceFinder.Found?? = lock.withLock {
+            if let answer { return answer }
+            waiting = continuation
+            return nil
+        }
+        if let given { continuation.resume(returning: given) }
     }
 }
 

@@ -60,13 +60,13 @@ final class LocalSendMulticast: Sendable {
     /// Announces (again after each of ``reannouncements``), then answers announcements until cancelled.
     func run() async throws {
         try await channel.executeThenClose { inbound, outbound in
-            try await send(receiver.device(announce: true), to: outbound)
+            await send(receiver.device(announce: true), to: outbound)
             let again = Task {
                 var waited = 0.0
                 for delay in Self.reannouncements {
                     guard (try? await Task.sleep(for: .seconds(delay - waited))) != nil else { return }
                     waited = delay
-                    try? await send(receiver.device(announce: true), to: outbound)
+                    await send(receiver.device(announce: true), to: outbound)
                 }
             }
             defer { again.cancel() }
@@ -86,7 +86,7 @@ final class LocalSendMulticast: Sendable {
                 guard due else { continue }
                 // Answered off the read loop: a slow or absent server there must not hold up others.
                 Task {
-                    if await !register(with: device, at: host) { try? await send(receiver.device(announce: false), to: outbound) }
+                    if await !register(with: device, at: host) { await send(receiver.device(announce: false), to: outbound) }
                 }
             }
         }
@@ -100,15 +100,28 @@ final class LocalSendMulticast: Sendable {
         return await LocalSendRegister.post(receiver.device(), to: host, port: port, secure: device.protocol != "http", client: client) != nil
     }
 
-    /// Sends `device` to the group, once on each interface joined.
-    func send(_ device: LocalSendDevice, to outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
+    /// Sends `device` to the group, once on each interface joined. An interface it cannot be sent
+    /// on is reported and the others still get it: a receiver that cannot announce is still
+    /// found by a sender's announcement (which it answers) and by LocalSend's subnet sweep, so it
+    /// keeps receiving (it once closed every listener when an isolated LAN without a default
+    /// route made the send fail with ENETUNREACH).
+    func send(_ device: LocalSendDevice, to outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async {
         let payload = ByteBuffer(bytes: device.json)
         for interface in interfaces {
-            guard case .v4(let address) = interface.address else { continue }
-            // IP_MULTICAST_IF reads an in_addr from the option's first 4 bytes (Linux, ip(7)): the
-            // interface's address, already in network order, in the low bytes of NIO's Int.
-            try await channel.channel.setOption(.socketOption(.ip_multicast_if), value: Int(address.address.sin_addr.s_addr)).get()
-            try await outbound.write(AddressedEnvelope(remoteAddress: group, data: payload))
+            do { try await send(payload, on: interface, to: outbound) } catch {
+                receiver.events(.warning("LocalSend's announcement on \(interface.name) was not sent: \(Connection.describe(error))"))
+            }
         }
+    }
+
+    /// Sends `payload` to the group on `interface`.
+    func send(_ payload: ByteBuffer, on interface: (name: String, address: NIOCore.SocketAddress),
+              to outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
+        guard case .v4(let address) = interface.address else { return }
+        // IP_MULTICAST_IF (at IPPROTO_IP: `.socketOption` would be SOL_SOCKET, where the same
+        // number is SO_SNDBUFFORCE) reads an in_addr from the option's first 4 bytes (Linux,
+        // ip(7)): the interface's address, already in network order, in the low bytes of NIO's Int.
+        try await channel.channel.setOption(.ipOption(.ip_multicast_if), value: Int(address.address.sin_addr.s_addr)).get()
+        try await outbound.write(AddressedEnvelope(remoteAddress: group, data: payload))
     }
 }

@@ -67,11 +67,35 @@ final class LocalSendReceiver: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.accept() }
             if settings.multicast {
-                let multicast = try await LocalSendMulticast(receiver: self)
-                group.addTask { try await multicast.run() }
+                let first = try await LocalSendMulticast(receiver: self)
+                group.addTask { await self.discover(starting: first) }
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Seconds before multicast discovery starts again after it stopped.
+    static let rediscoveryDelay: Double = 5
+
+    /// Runs multicast discovery until cancelled, starting it again when it stops (NIO closes a
+    /// datagram socket at a send error such as ENETUNREACH): the server goes on without it
+    /// meanwhile, found by senders' announcements and LocalSend's subnet sweep. Never returns
+    /// before it is cancelled, so it cannot end the receiver.
+    func discover(starting first: LocalSendMulticast) async {
+        var multicast: LocalSendMulticast? = first
+        while !Task.isCancelled {
+            if let running = multicast {
+                do { try await running.run() } catch {
+                    if Task.isCancelled { return }
+                    events(.warning("LocalSend discovery stopped (\(Connection.describe(error))); starting it again in \(Int(Self.rediscoveryDelay)) s"))
+                }
+            }
+            guard (try? await Task.sleep(for: .seconds(Self.rediscoveryDelay))) != nil else { return }
+            do { multicast = try await LocalSendMulticast(receiver: self) } catch {
+                multicast = nil
+                events(.warning("LocalSend discovery could not start again: \(error)"))
+            }
         }
     }
 
@@ -117,7 +141,7 @@ final class LocalSendReceiver: Sendable {
             if let pin = settings.pin, target["pin"] != pin { return .error(.unauthorized, "PIN required") }
             let request: LocalSendPrepareUpload
             do { request = try LocalSendPrepareUpload.decode(body) } catch { return .error(.badRequest, "\(error)") }
-            return try await prepare(request, from: address)
+            return try await prepare(request, from: address, channel: channel)
         case (.POST, "/api/localsend/v2/upload"):
             guard let sessionId = target["sessionId"], let fileId = target["fileId"], let token = target["token"] else {
                 return .error(.badRequest, "missing parameters", close: true)
@@ -133,7 +157,7 @@ final class LocalSendReceiver: Sendable {
     }
 
     /// Decides a `prepare-upload`: one session at a time, the policy (and the person), then a token per file.
-    func prepare(_ request: LocalSendPrepareUpload, from address: String) async throws -> Reply {
+    func prepare(_ request: LocalSendPrepareUpload, from address: String, channel: any Channel) async throws -> Reply {
         guard sessions.reserve(now: Clock.monotonic()) else { return .error(.conflict, "blocked by another session") }
         var reserved = true
         defer { if reserved { sessions.release() } }
@@ -149,8 +173,13 @@ final class LocalSendReceiver: Sendable {
         let senderName = request.info.alias
         let ask = IncomingAsk(senderName: senderName, senderApp: LocalSendSettings.senderApp, fingerprint: sender, pairedName: nil,
                               items: offers.indices.map { (names[$0], types[$0], offers[$0].size, destinations[$0].label) })
-        if let refusal = try await policy.refusal(ask, sizes: offers.map(\.size), names: offers.map(\.fileName), trusted: false,
-                                                  keys: ["fp:" + sender.hex, "ip:" + address]) {
+        // The sender waits for the reply while the person decides: no idle count meanwhile, and
+        // the question is withdrawn when the sender gives up.
+        let refusal = try await IdleTimeout.holding(channel) {
+            try await policy.refusal(ask, sizes: offers.map(\.size), names: offers.map(\.fileName), destinations: destinations, trusted: false,
+                                     keys: ["fp:" + sender.hex, "ip:" + address], senderGone: { await closed(channel) })
+        }
+        if let refusal {
             events(.asked(ask, accepted: false, reason: refusal))
             return .error(.forbidden, refusal)
         }

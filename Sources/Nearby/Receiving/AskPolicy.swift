@@ -10,25 +10,20 @@ struct AskPolicy: Sendable {
 
     /// Why the ask is refused, or `nil` to accept it.
     /// - Parameters:
-    ///   - sizes: the items' declared sizes; `names`: their names as sent (for the reason).
+    ///   - sizes: the items' declared sizes; `names`: their names as sent (for the reason);
+    ///     `destinations`: where each goes (their file systems must have room, ``FreeSpace``).
     ///   - trusted: the sender is paired: no question.
     ///   - keys: what counts the sender's asks (its certificate, its address).
     ///   - stillAsking: called every ``ReceiverConfiguration/askingInterval`` seconds while the
     ///     person decides; its failure (the sender went away) ends the question.
-    func refusal(_ ask: IncomingAsk, sizes: [Int64], names: [String], trusted: Bool, keys: [String],
-                 stillAsking: @escaping @Sendable () async throws -> Void = {}) async throws -> String? {
+    ///   - senderGone: returns when the sender's connection closes, which ends the question at once.
+    func refusal(_ ask: IncomingAsk, sizes: [Int64], names: [String], destinations: [Destination], trusted: Bool, keys: [String],
+                 stillAsking: @escaping @Sendable () async throws -> Void = {},
+                 senderGone: (@Sendable () async -> Void)? = nil) async throws -> String? {
         if let large = sizes.indices.first(where: { sizes[$0] > configuration.maximumItemSize }) {
             return "\(ItemName.safe(names[large])) is larger than this device takes (\(configuration.maximumItemSize) bytes)"
         }
-        let total = sizes.reduce(Int64(0)) { $0 &+ $1 }
-        let folder = NearbyFolder(root: configuration.root)
-        try folder.create()
-        let free: Int64
-        do { free = try FileSystem.availableBytes(folder.spool) } catch { throw NearbyError.system(error) }
-        // Twice the items: the spool, then the copy an app's delivery makes.
-        if free < 2 * total + configuration.spaceMargin {
-            return "not enough free space (\(total) bytes asked, \(free) free)"
-        }
+        if let short = try FreeSpace.shortfall(sizes: sizes, destinations: destinations, configuration: configuration) { return short }
         if trusted || configuration.autoAccept { return nil }
         let admission: AskLimits.Admission
         switch askLimits.admit(keys: keys, now: Clock.monotonic()) {
@@ -37,28 +32,64 @@ struct AskPolicy: Sendable {
         }
         defer { withExtendedLifetime(admission) {} }
         guard let prompt else { return "the sender is not paired and nobody is here to accept" }
-        let answer = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await prompt(ask) }
+        switch await question(ask, prompt: prompt, stillAsking: stillAsking, senderGone: senderGone) {
+        case .answered(true): return nil
+        case .answered(false): return "declined"
+        case .timedOut: return "nobody answered within \(Int(configuration.askTimeout)) s"
+        case .senderGone: return "the sender stopped waiting"
+        case .stopped: return "the receiver stopped"
+        }
+    }
+
+    /// How a question to the person ended.
+    enum Outcome: Sendable {
+        case answered(Bool)
+        case timedOut
+        case senderGone
+        case stopped
+    }
+
+    /// Puts `ask` to the person until the first of: their answer, the ask timeout, the sender
+    /// going away, the receiver stopping (this task cancelled). The others are then cancelled,
+    /// which withdraws the question (the prompts take cancellation as that).
+    func question(_ ask: IncomingAsk, prompt: @escaping @Sendable (IncomingAsk) async -> Bool,
+                  stillAsking: @escaping @Sendable () async throws -> Void,
+                  senderGone: (@Sendable () async -> Void)?) async -> Outcome {
+        let timeout = configuration.askTimeout, interval = configuration.askingInterval
+        let outcome: Outcome? = await withTaskGroup(of: Outcome?.self) { group in
             group.addTask {
-                try? await Task.sleep(for: .seconds(configuration.askTimeout))
-                return nil
+                let answer = await prompt(ask)
+                return Task.isCancelled ? nil : .answered(answer)
             }
             group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(configuration.askingInterval))
-                    if Task.isCancelled { break }
-                    do { try await stillAsking() } catch { return nil }
+                guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return nil }
+                return .timedOut
+            }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(interval))) != nil {
+                    do { try await stillAsking() } catch { return Task.isCancelled ? nil : .senderGone }
                 }
                 return nil
             }
-            let first = await group.next() ?? nil
+            if let senderGone {
+                group.addTask {
+                    await senderGone()
+                    return Task.isCancelled ? nil : .senderGone
+                }
+            }
+            var first: Outcome?
+            for await result in group {
+                if let result {
+                    first = result
+                    break
+                }
+                // A child that ended without an outcome: the receiver is stopping, unless others remain.
+                if Task.isCancelled { break }
+            }
             group.cancelAll()
             return first
         }
-        switch answer {
-        case true?: return nil
-        case false?: return "declined"
-        case nil: return "nobody answered within \(Int(configuration.askTimeout)) s"
-        }
+        if Task.isCancelled { return .stopped }
+        return outcome ?? .stopped
     }
 }

@@ -32,7 +32,7 @@ public enum DesktopPrompt {
     static func notification(for ask: IncomingAsk) -> DesktopNotification {
         let who = ask.pairedName ?? ask.senderName
         let count = ask.items.count == 1 ? "a file" : "\(ask.items.count) files"
-        let lines = ask.items.prefix(5).map { "\($0.name) (\($0.size) bytes) → \($0.destination)" }
+        let lines = ask.items.prefix(5).map { "\($0.name) (\(SizeText.of($0.size))) → \($0.destination)" }
             + (ask.items.count > 5 ? ["and \(ask.items.count - 5) more"] : [])
         return DesktopNotification(appName: "Nearby", summary: "\(who) wants to send you \(count)",
                                    body: lines.joined(separator: "\n") + "\nNot a paired device: \(ask.fingerprint.hex.prefix(16))…",

@@ -8,8 +8,9 @@ public struct IncomingAsk: Sendable {
     public var fingerprint: Fingerprint
     /// The paired device it is, if any.
     public var pairedName: String?
-    /// The items: safe name, type, size, and where each would go.
-    public var items: [(name: String, type: String, size: Int64, destination: String)]
+    /// The items: safe name, type, size (`nil`: not known, as in AirDrop's ask), and where each
+    /// would go.
+    public var items: [(name: String, type: String, size: Int64?, destination: String)]
 }
 
 /// What the receiver reports as it works (for a progress line, `--json` events, logs).
@@ -28,6 +29,9 @@ public enum ReceiverEvent: Sendable {
     case delivered(name: String, destination: String, path: String, bytes: Int64, resumedFrom: Int64)
     /// A session ended with an error.
     case failed(String)
+    /// Something failed that the receiver goes on without (an announcement not sent, discovery
+    /// started again).
+    case warning(String)
     /// Everyone-mode's time ran out; the receiver stops.
     case expired
 }

@@ -52,9 +52,11 @@ struct IncomingSession {
         }
         let ask = IncomingAsk(senderName: senderName, senderApp: senderApp, fingerprint: peer, pairedName: paired?.name,
                               items: items.indices.map { (names[$0], items[$0].type, items[$0].size, destinations[$0].label) })
-        if let refusal = try await refusal(ask, items: items, outbound: outbound) {
+        if let refusal = try await refusal(ask, items: items, destinations: destinations, outbound: outbound) {
             events(.asked(ask, accepted: false, reason: refusal))
-            try await outbound.write(SessionMessage.answer(accepted: false, reason: refusal, token: [], held: []).frame)
+            // Said even when the receiver is stopping: the sender learns it was declined.
+            let answer = SessionMessage.answer(accepted: false, reason: refusal, token: [], held: []).frame
+            try await uncancelled { try await outbound.write(answer) }
             return
         }
         let spool = Spool(base: NearbyFolder(root: configuration.root).spool, sender: peer, transfer: transfer)
@@ -98,13 +100,16 @@ struct IncomingSession {
 
     /// Why the ask is refused, or `nil` to accept it (``AskPolicy``); while a person decides, the
     /// sender is told so every few seconds.
-    func refusal(_ ask: IncomingAsk, items: [ItemOffer], outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> String? {
+    func refusal(_ ask: IncomingAsk, items: [ItemOffer], destinations: [Destination],
+                 outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> String? {
         let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
         // Counted by certificate and by address (AskLimits says why).
         let keys = ["fp:" + peer.hex] + (channel.remoteAddress?.ipAddress.map { ["ip:" + $0] } ?? [])
-        return try await policy.refusal(ask, sizes: items.map(\.size), names: items.map(\.name), trusted: paired != nil, keys: keys) {
+        let channel = self.channel
+        return try await policy.refusal(ask, sizes: items.map(\.size), names: items.map(\.name), destinations: destinations,
+                                        trusted: paired != nil, keys: keys, stillAsking: {
             try await outbound.write(SessionMessage.asking.frame)
-        }
+        }, senderGone: { await closed(channel) })
     }
 
     /// How much of item `index` is held, finishing a delivery a crash interrupted: a delivered

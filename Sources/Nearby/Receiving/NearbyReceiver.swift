@@ -80,15 +80,32 @@ public final class NearbyReceiver: Sendable {
         }
     }
 
-    /// Serves until the task is cancelled or, in everyone-mode, its minutes run out.
+    /// Serves until the task is cancelled or, in everyone-mode, its minutes run out (then it
+    /// returns); throws when a part it cannot go on without fails (a listening socket closed),
+    /// after closing the others.
     public func run() async throws {
         let responder = configuration.announces ? try announce() : nil
         defer { responder?.stop() }
         events(.listening(port: port))
+        let port = self.port
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.accept() }
-            if let localSend { group.addTask { try await localSend.run() } }
-            if let airDrop { group.addTask { try await airDrop.run() } }
+            // A listener's loop ends only when cancelled; ending otherwise, its socket closed.
+            group.addTask {
+                try await self.accept()
+                throw NearbyError.connection("the listening socket on port \(port) closed")
+            }
+            if let localSend {
+                group.addTask {
+                    try await localSend.run()
+                    throw NearbyError.connection("LocalSend's listening socket on port \(localSend.port) closed")
+                }
+            }
+            if let airDrop {
+                group.addTask {
+                    try await airDrop.run()
+                    throw NearbyError.connection("AirDrop's listening socket on port \(airDrop.port) closed")
+                }
+            }
             if responder != nil {
                 // Where it announces, it also watches which paired devices are in reach, for the
                 // chooser's sheet (DevicesInReach).
@@ -118,10 +135,18 @@ public final class NearbyReceiver: Sendable {
                     self.events(.expired)
                 }
             }
-            // The first to finish (expiry, or the server closing) ends the receiver.
-            try await group.next()
-            group.cancelAll()
-            try? await server.channel.close()
+            // The first to finish (expiry, or a part failing) ends the receiver; cancelled (a
+            // signal), the parts' endings are only that.
+            do {
+                try await group.next()
+                group.cancelAll()
+                try? await server.channel.close()
+            } catch {
+                group.cancelAll()
+                try? await server.channel.close()
+                if Task.isCancelled { return }
+                throw error
+            }
         }
     }
 

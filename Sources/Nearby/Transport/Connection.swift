@@ -26,7 +26,7 @@ enum Connection {
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 let check = check()
                 return channel.eventLoop.makeCompletedFuture {
@@ -64,7 +64,7 @@ enum Connection {
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.milliseconds(Int64(timeout * 1000)))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let sync = channel.pipeline.syncOperations
@@ -88,6 +88,17 @@ enum Connection {
             handshake.fail(ChannelError.ioOnClosedChannel)
             throw NearbyError.connection("\(SendTarget(host: host, port: port, expected: nil).address): \(describe(error))")
         }
+    }
+
+    /// Connects to `target` and completes the TLS handshake, which must show `target`'s expected
+    /// certificate; then closes without a word (the receiver takes a connection that ends before
+    /// its first frame as nothing). Throws why it could not.
+    static func probe(_ target: SendTarget, identity: DeviceIdentity, timeout: Double) async throws {
+        let expected = target.expected
+        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? false }
+        let channel = try await connect(host: target.host, port: target.port, identity: identity, check: check, timeout: timeout,
+                                        idle: timeout, awaitingHandshake: true)
+        try? await channel.executeThenClose { _, _ in }
     }
 
     /// What went wrong in words: the system's reason for a failed connect (NIO's error value
@@ -132,11 +143,37 @@ final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandler {
 /// Silent means in both directions: a receiver asking its user writes ``SessionMessage/asking``
 /// and reads nothing meanwhile. A sender's bulk writes cannot hide a stalled peer: they pass
 /// this handler only while the socket drains (the async writer waits for writability).
+///
+/// While the person here decides about an ask that has no "still asking" message of its own
+/// (LocalSend's `prepare-upload`, AirDrop's `/Ask`: the peer waits for the reply, nothing flows)
+/// the count is held (``holding(_:_:)``): it closed LocalSend's question after 30 s, while the
+/// sender was willing to wait 300.
 final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
     let seconds: Double
     var timer: Scheduled<Void>?
+    var held = false
+
+    /// Sent down the pipeline (`triggerUserOutboundEvent`) to hold the count, or to start it again.
+    enum Hold: Sendable { case hold, resume }
+
+    /// Runs `body` with `channel`'s idle count held.
+    static func holding<T>(_ channel: any Channel, _ body: () async throws -> T) async rethrows -> T {
+        try? await channel.triggerUserOutboundEvent(Hold.hold).get()
+        defer { channel.triggerUserOutboundEvent(Hold.resume, promise: nil) }
+        return try await body()
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let hold = event as? Hold else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        held = hold == .hold
+        if held { timer?.cancel() } else { arm(context) }
+        promise?.succeed()
+    }
 
     init(seconds: Double) { self.seconds = seconds }
 
@@ -155,6 +192,7 @@ final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
 
     func arm(_ context: ChannelHandlerContext) {
         timer?.cancel()
+        guard !held else { return }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         timer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
             loopBound.value.close(promise: nil)

@@ -49,7 +49,7 @@ enum HTTPServer {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .bind(to: address) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let sync = channel.pipeline.syncOperations
@@ -86,10 +86,15 @@ enum HTTPServer {
                 response.headers.add(name: "Content-Length", value: String(reply.body.count))
                 if !reply.body.isEmpty { response.headers.add(name: "Content-Type", value: reply.contentType) }
                 if close { response.headers.add(name: "Connection", value: "close") }
-                try await outbound.write(.head(response))
-                if !reply.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))) }
-                try await outbound.write(.end(nil))
-                if close { return }
+                // Written even when the receiver is stopping: a person's "no" (or the receiver
+                // stopping) reaches the sender as a reply, not as a closed connection.
+                let written = response, body = reply.body
+                try await uncancelled {
+                    try await outbound.write(.head(written))
+                    if !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                    try await outbound.write(.end(nil))
+                }
+                if close || Task.isCancelled { return }
             }
         }
     }

@@ -12,6 +12,7 @@ NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20} FINDS=${6:-10}
 HERE=$(cd "$(dirname "$0")" && pwd)
 export LAB=${LAB:-dad} LAB_NET=${LAB_NET:-10.222.0}
 source "$HERE/peer-lab-common.sh"
+source "$HERE/lab-user.sh"
 
 bash "$HERE/opendrop-venv.sh" "$VENV" >&2
 OPENDROP=$VENV/bin/opendrop
@@ -20,7 +21,7 @@ lab up >/dev/null
 lab fence reset >/dev/null
 
 # Our receiver in h2 (everyone-mode, AirDrop on awdl0; no person: --auto-accept).
-bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode everyone --auto-accept --localsend off --airdrop awdl0 --name h2 --port 53500 \
+bg_at h2 "${AS_USER[@]}" "$NEARBY" receive --root "$WORK/B" --mode everyone --auto-accept --localsend off --airdrop awdl0 --name h2 --port 53500 \
   --interface eth0 --json --no-launch --downloads "$WORK/B/Downloads" > "$WORK/recv.out" 2>&1 &
 RECEIVER=$!; pids+=($RECEIVER)
 wait_for "$WORK/recv.out" '"airdrop"'
@@ -67,7 +68,7 @@ for i in $(seq "$ROUNDS"); do
   f="$WORK/out/to-opendrop-$i.txt"
   { echo "to opendrop $i"; head -c $((i * 997)) /dev/urandom | base64; } > "$f"
   if [ $((i % 2)) = 1 ]; then to="Peer Mac"; else to="[$H3]:8771"; fi
-  lab exec h1 "$NEARBY" send "$f" --airdrop awdl0 --to "$to" --root "$WORK/A" --name h1 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
+  lab exec h1 "${AS_USER[@]}" "$NEARBY" send "$f" --airdrop awdl0 --to "$to" --root "$WORK/A" --name h1 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
   echo "$i $st" >> "$WORK/send-statuses"
 done
 
@@ -79,7 +80,7 @@ t0=$(now); (cd "$WORK/od1" && HOME=$WORK/od1 lab exec h1 "$OPENDROP" send -r "Pe
 echo "big_opendrop_to_itself_ms=$(( (t1 - t0) / 1000000 ))"
 cmp -s "$WORK/big.bin" "$WORK/od3/in/big.bin" && echo "big_opendrop_to_itself_intact=yes" || echo "big_opendrop_to_itself_intact=no"
 rm -f "$WORK/od3/in/big.bin"
-t0=$(now); lab exec h1 "$NEARBY" send "$WORK/big.bin" --airdrop awdl0 --to "[$H3]:8771" --root "$WORK/A" --name h1 --json > "$WORK/big-ours-od.out" 2>&1 && st=0 || st=$?; t1=$(now)
+t0=$(now); lab exec h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/big.bin" --airdrop awdl0 --to "[$H3]:8771" --root "$WORK/A" --name h1 --json > "$WORK/big-ours-od.out" 2>&1 && st=0 || st=$?; t1=$(now)
 echo "big_ours_to_opendrop_ms=$(( (t1 - t0) / 1000000 ))"
 echo "big_ours_to_opendrop_status=$st"
 cmp -s "$WORK/big.bin" "$WORK/od3/in/big.bin" && echo "big_ours_to_opendrop_intact=yes" || echo "big_ours_to_opendrop_intact=no"

@@ -11,6 +11,7 @@
 #   handoff-lab.sh NEARBY PROBE LAB_SH WORK [ROUNDS]   (WORK holds device roots A, B, C made by the test)
 set -euo pipefail
 NEARBY=$1 PROBE=$2 LABSH=$3 WORK=$4 ROUNDS=${5:-20}
+source "$(dirname "$0")/lab-user.sh"
 export LAB=${LAB:-dho} LAB_NET=${LAB_NET:-10.224.0}
 # No system bus: nearby would otherwise announce through the machine's avahi-daemon (lab-session.sh).
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/nearby-lab/system_bus_socket
@@ -30,27 +31,27 @@ CAPTURE=$!; pids+=($CAPTURE)
 wait_for "$WORK/tcpdump.out" 'listening on'
 
 # Pairing with a one-time code: A shows it, B types it.
-bg_at h1 "$NEARBY" pair --show-code --root "$WORK/A" --name h1 --port 53401 --interface eth0 --json > "$WORK/show.out" 2>&1 &
+bg_at h1 "${AS_USER[@]}" "$NEARBY" pair --show-code --root "$WORK/A" --name h1 --port 53401 --interface eth0 --json > "$WORK/show.out" 2>&1 &
 SHOW=$!; pids+=($SHOW)
 wait_for "$WORK/show.out" '"code"'
 CODE=$(python3 -c 'import json,sys
 print(next(json.loads(l)["code"] for l in open(sys.argv[1]) if "\"code\"" in l))' "$WORK/show.out")
-lab exec h2 "$NEARBY" pair h1 --code "$CODE" --root "$WORK/B" --name h2 --interface eth0 --json > "$WORK/pair.out" 2>&1 && st=0 || st=$?
+lab exec h2 "${AS_USER[@]}" "$NEARBY" pair h1 --code "$CODE" --root "$WORK/B" --name h2 --interface eth0 --json > "$WORK/pair.out" 2>&1 && st=0 || st=$?
 wait "$SHOW" && show=0 || show=$?
 echo "pair_status=$st/$show"
 
 # A's receiver (paired mode), and B watching every paired device in reach.
-bg_at h1 "$NEARBY" receive --root "$WORK/A" --mode paired --name h1 --port 53500 --interface eth0 --json --no-launch > "$WORK/recv.out" 2>&1 &
+bg_at h1 "${AS_USER[@]}" "$NEARBY" receive --root "$WORK/A" --mode paired --name h1 --port 53500 --interface eth0 --json --no-launch > "$WORK/recv.out" 2>&1 &
 pids+=($!)
 wait_for "$WORK/recv.out" '"listening"'
-( bash "$LABSH" exec h2 "$NEARBY" activities --watch --root "$WORK/B" --interface eth0 --timeout 10 --json 2>"$WORK/watch.err" \
+( bash "$LABSH" exec h2 "${AS_USER[@]}" "$NEARBY" activities --watch --root "$WORK/B" --interface eth0 --timeout 10 --json 2>"$WORK/watch.err" \
     | while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done > "$WORK/watch.out" ) &
 pids+=($!)
 wait_for "$WORK/watch.out" '"activities"' 400
 
 # The app on A: current at its start; told to resign and to become current again through a FIFO.
 mkfifo "$WORK/probe.in"
-(cd "$WORK" && DI_BUNDLE_IDENTIFIER=com.example.notes DOCUMENT_INTERCHANGE_ROOT="$WORK/A" bg_at h1 "$PROBE" com.example.notes.editing 600) \
+(cd "$WORK" && DI_BUNDLE_IDENTIFIER=com.example.notes DOCUMENT_INTERCHANGE_ROOT="$WORK/A" bg_at h1 "${AS_USER[@]}" "$PROBE" com.example.notes.editing 600) \
   < "$WORK/probe.in" > "$WORK/probe.out" 2> "$WORK/probe.err" &
 PROBE_PID=$!; pids+=($PROBE_PID)
 exec 7>"$WORK/probe.in"
@@ -95,12 +96,12 @@ exec 7>&-
 # whole list archived; A's app is told it was continued and streams it. B's app finds the
 # `nearby` helper on its PATH.
 mkfifo "$WORK/contacts.in"
-(cd "$WORK" && DI_BUNDLE_IDENTIFIER=com.example.contacts DOCUMENT_INTERCHANGE_ROOT="$WORK/A" bg_at h1 "$WORK/A/Apps/Contacts.app/bin/contacts" publish 2000) \
+(cd "$WORK" && DI_BUNDLE_IDENTIFIER=com.example.contacts DOCUMENT_INTERCHANGE_ROOT="$WORK/A" bg_at h1 "${AS_USER[@]}" "$WORK/A/Apps/Contacts.app/bin/contacts" publish 2000) \
   < "$WORK/contacts.in" > "$WORK/contacts-a.out" 2> "$WORK/contacts-a.err" &
 pids+=($!)
 exec 8>"$WORK/contacts.in"
 wait_for "$WORK/contacts-a.out" 'current'
-lab exec h2 env PATH="$(dirname "$NEARBY"):$PATH" "$NEARBY" continue h1 --type com.example.contacts.list-contacts --root "$WORK/B" \
+lab exec h2 "${AS_USER[@]}" PATH="$(dirname "$NEARBY"):$PATH" "$NEARBY" continue h1 --type com.example.contacts.list-contacts --root "$WORK/B" \
   --interface eth0 --timeout 10 --json > "$WORK/continue.out" 2> "$WORK/continue.err" && st=0 || st=$?
 echo "continue_status=$st"
 echo "continue_event=$(grep '"continued"' "$WORK/continue.out" | head -1)"
@@ -114,8 +115,8 @@ echo "a_streamed=$(grep -o 'streamed [0-9]* contacts ([0-9]* bytes); the other d
 exec 8>&-
 
 # C, not paired with A, asks for A's activities by address and A's fingerprint.
-FP_A=$(lab exec h1 "$NEARBY" identity --root "$WORK/A" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["fingerprint"])')
-lab exec h3 "$NEARBY" activities "$(lab addr h1):53500" --fingerprint "$FP_A" --root "$WORK/C" --json > "$WORK/c.out" 2>&1 && st=0 || st=$?
+FP_A=$(lab exec h1 "${AS_USER[@]}" "$NEARBY" identity --root "$WORK/A" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["fingerprint"])')
+lab exec h3 "${AS_USER[@]}" "$NEARBY" activities "$(lab addr h1):53500" --fingerprint "$FP_A" --root "$WORK/C" --json > "$WORK/c.out" 2>&1 && st=0 || st=$?
 echo "unpaired_status=$st"
 grep -q 'not paired there' "$WORK/c.out" && echo "unpaired_refused=yes" || echo "unpaired_refused=no"
 grep -q 'com.example.notes.editing' "$WORK/c.out" && echo "unpaired_saw_offer=yes" || echo "unpaired_saw_offer=no"

@@ -16,6 +16,7 @@ at() { local h=$1; shift; lab exec "$h" "$@"; }
 # In the background: exec'd down to the program itself, so $! is its pid (kill -9 reaches it).
 bg_at() { exec bash "$LABSH" exec "$@"; }
 H2=$(lab addr h2)
+source "$(dirname "$0")/lab-user.sh"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; lab down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
@@ -32,15 +33,15 @@ for line in open(sys.argv[1]):
 # pairs with "h2" by name (no address given); each side's six digits are read from its --json
 # output and, when they are the same, confirmed on both through standard input.
 mkfifo "$WORK/a.in" "$WORK/b.in"
-bg_at h2 "$NEARBY" pair --wait --root "$WORK/B" --name h2 --port 53401 --interface eth0 --json < "$WORK/b.in" > "$WORK/wait.out" 2>&1 &
+bg_at h2 "${AS_USER[@]}" "$NEARBY" pair --wait --root "$WORK/B" --name h2 --port 53401 --interface eth0 --json < "$WORK/b.in" > "$WORK/wait.out" 2>&1 &
 WAITER=$!; pids+=($WAITER)
 exec 7>"$WORK/b.in"
 wait_for "$WORK/wait.out" '"waiting"'
 # Meanwhile anyone sees a device waiting to pair, by its name.
-at h3 "$NEARBY" list --root "$WORK/C" --interface eth0 --json > "$WORK/list-waiting.out"
+at h3 "${AS_USER[@]}" "$NEARBY" list --root "$WORK/C" --interface eth0 --json > "$WORK/list-waiting.out"
 echo "h3_sees_waiting=$(python3 -c 'import json,sys
 print(",".join(d["name"] + "@" + d["inReach"] for d in json.load(open(sys.argv[1])) if d.get("waitingToPair")))' "$WORK/list-waiting.out")"
-bg_at h1 "$NEARBY" pair h2 --root "$WORK/A" --name h1 --interface eth0 --json < "$WORK/a.in" > "$WORK/pair.out" 2>&1 &
+bg_at h1 "${AS_USER[@]}" "$NEARBY" pair h2 --root "$WORK/A" --name h1 --interface eth0 --json < "$WORK/a.in" > "$WORK/pair.out" 2>&1 &
 PAIRER=$!; pids+=($PAIRER)
 exec 8>"$WORK/a.in"
 wait_for "$WORK/pair.out" '"compare"'
@@ -56,7 +57,7 @@ wait "$WAITER" && echo "show_status=0" || echo "show_status=$?"
 start_receiver() {
   local before; before=$(grep -c '"listening"' "$WORK/recv.out" 2>/dev/null || true)
   # Not the port paired at (53400): the senders find this one by discovery (DNS-SD, the pair's tag).
-  bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode paired --port 53500 --json --no-launch --downloads "$WORK/B/Downloads" >> "$WORK/recv.out" 2>&1 &
+  bg_at h2 "${AS_USER[@]}" "$NEARBY" receive --root "$WORK/B" --mode paired --port 53500 --json --no-launch --downloads "$WORK/B/Downloads" >> "$WORK/recv.out" 2>&1 &
   RECEIVER=$!; pids+=($RECEIVER)
   # This start's "listening" (the file keeps the earlier ones).
   for _ in $(seq 200); do [ "$(grep -c '"listening"' "$WORK/recv.out")" -gt "${before:-0}" ] && return 0; sleep 0.05; done
@@ -64,30 +65,32 @@ start_receiver() {
 }
 : > "$WORK/recv.out"
 start_receiver
+# Who runs it: the test user, not root.
+echo "receiver_uid=$(stat -c %u "/proc/$RECEIVER")"
 
 # Discovery: h1 (paired) sees h2 in reach at its port, and ends as soon as it has (a 10 s
 # timeout it must not wait out); h3 (not paired) recognises nothing.
 list_start=$(date +%s%N)
-at h1 "$NEARBY" list --root "$WORK/A" --timeout 10 --json > "$WORK/list-h1.out" 2>&1
+at h1 "${AS_USER[@]}" "$NEARBY" list --root "$WORK/A" --timeout 10 --json > "$WORK/list-h1.out" 2>&1
 echo "list_ms=$(( ($(date +%s%N) - list_start) / 1000000 ))"
-at h3 "$NEARBY" list --root "$WORK/C" --json > "$WORK/list-h3.out" 2>&1
+at h3 "${AS_USER[@]}" "$NEARBY" list --root "$WORK/C" --json > "$WORK/list-h3.out" 2>&1
 echo "h1_sees_h2_at=$(grep -o '"inReach":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
 echo "h3_sees=$(cat "$WORK/list-h3.out")"
 echo "h1_sees_h2_accepts=$(grep -o '"accepts":"[^"]*"' "$WORK/list-h1.out" | head -1 | sed 's/.*:"//; s/"//')"
 # A send into the notes app, by the paired name.
 set +e
-at h1 "$NEARBY" send "$WORK/notes.txt" --to h2 --app com.example.notes --from com.example.mail --root "$WORK/A" --json > "$WORK/send1.out" 2>&1
+at h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/notes.txt" --to h2 --app com.example.notes --from com.example.mail --root "$WORK/A" --json > "$WORK/send1.out" 2>&1
 echo "send_status=$?"
 # A stranger (h3 never paired) sending by address with h2's pin: refused in the handshake.
-FP=$(at h2 "$NEARBY" identity --root "$WORK/B" --json | json_field /dev/stdin fingerprint)
-at h3 "$NEARBY" send "$WORK/notes.txt" --to "$H2:53500" --fingerprint "$FP" --root "$WORK/C" --json > "$WORK/stranger.out" 2>&1
+FP=$(at h2 "${AS_USER[@]}" "$NEARBY" identity --root "$WORK/B" --json | json_field /dev/stdin fingerprint)
+at h3 "${AS_USER[@]}" "$NEARBY" send "$WORK/notes.txt" --to "$H2:53500" --fingerprint "$FP" --root "$WORK/C" --json > "$WORK/stranger.out" 2>&1
 echo "stranger_status=$?"
 set -e
 
 # kill -9 of the sender halfway through a rate-limited 48 MiB send, then the same send again.
 lab rate h1 80mbit
 head -c $((48 << 20)) /dev/urandom > "$WORK/big.txt"
-bg_at h1 "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send2.out" 2>&1 & SENDER=$!
+bg_at h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send2.out" 2>&1 & SENDER=$!
 for _ in $(seq 400); do
   size=$(find "$WORK/B/Nearby/Spool" -name .partial -printf '%s\n' 2>/dev/null | head -1)
   [ "${size:-0}" -ge $((12 << 20)) ] && break; sleep 0.05
@@ -95,7 +98,7 @@ done
 kill -9 "$SENDER"; wait "$SENDER" 2>/dev/null || true
 echo "killed_sender_at=$(find "$WORK/B/Nearby/Spool" -name .partial -printf '%s\n' | head -1)"
 # kill -9 of the receiver too, a little later in the retried send; then it starts again.
-bg_at h1 "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send3.out" 2>&1 & SENDER=$!
+bg_at h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send3.out" 2>&1 & SENDER=$!
 for _ in $(seq 400); do
   size=$(find "$WORK/B/Nearby/Spool" -name .partial -printf '%s\n' 2>/dev/null | head -1)
   [ "${size:-0}" -ge $((28 << 20)) ] && break; sleep 0.05
@@ -106,12 +109,12 @@ set +e; wait "$SENDER"; echo "interrupted_send_status=$?"; set -e
 start_receiver
 lab clear h1
 set +e
-at h1 "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send4.out" 2>&1
+at h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/big.txt" --to h2 --app com.example.notes --root "$WORK/A" --json > "$WORK/send4.out" 2>&1
 echo "resumed_send_status=$?"
 set -e
 # Stopped by SIGTERM (as systemd stops it), the receiver withdraws its announcement with goodbyes:
 # a browser on h1 (the probe beside nearby) sees the instance removed at once, not when its TTL ends.
-bg_at h1 "$(dirname "$NEARBY")/mdns-probe" browse --interface eth0 --duration 30 > "$WORK/browse.out" 2>&1 & BROWSER=$!; pids+=($BROWSER)
+bg_at h1 "${AS_USER[@]}" "$(dirname "$NEARBY")/mdns-probe" browse --interface eth0 --duration 30 > "$WORK/browse.out" 2>&1 & BROWSER=$!; pids+=($BROWSER)
 for _ in $(seq 200); do grep -q '"added"' "$WORK/browse.out" 2>/dev/null && break; sleep 0.05; done
 stopped_at=$(date +%s.%N)
 kill -TERM "$RECEIVER"

@@ -13,6 +13,7 @@ NEARBY=$1 LABSH=$2 WORK=$3 VENV=$4 ROUNDS=${5:-20}
 HERE=$(cd "$(dirname "$0")" && pwd)
 export LAB=${LAB:-dls} LAB_NET=${LAB_NET:-10.220.0}
 source "$HERE/peer-lab-common.sh"
+source "$HERE/lab-user.sh"
 
 bash "$HERE/localsend-venv.sh" "$VENV" >&2
 PY=$VENV/bin/python
@@ -21,7 +22,7 @@ lab up >/dev/null
 lab fence reset >/dev/null
 
 # Our receiver in h2: everyone-mode, accepting without a person (the prompt has its own tests).
-bg_at h2 "$NEARBY" receive --root "$WORK/B" --mode everyone --auto-accept --name h2 --port 53500 --interface eth0 --json --no-launch \
+bg_at h2 "${AS_USER[@]}" "$NEARBY" receive --root "$WORK/B" --mode everyone --auto-accept --name h2 --port 53500 --interface eth0 --json --no-launch \
   --downloads "$WORK/B/Downloads" > "$WORK/recv.out" 2>&1 &
 RECEIVER=$!; pids+=($RECEIVER)
 wait_for "$WORK/recv.out" '"localsend"'
@@ -68,7 +69,7 @@ for i in $(seq "$ROUNDS"); do
   f="$WORK/out/note-$i.txt"
   { echo "note $i"; head -c $((i * 997)) /dev/urandom | base64; } > "$f"
   if [ $((i % 2)) = 1 ]; then to="Peer Desk"; else to="$H3"; fi
-  lab exec h1 "$NEARBY" send "$f" --localsend --to "$to" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
+  lab exec h1 "${AS_USER[@]}" "$NEARBY" send "$f" --localsend --to "$to" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-$i.out" 2>&1 && st=0 || st=$?
   echo "$i $st" >> "$WORK/send-statuses"
 done
 # A network that drops multicast (h1 neither sends nor hears it): the peer is found by its alias
@@ -82,7 +83,7 @@ NFT
 f="$WORK/out/swept.txt"
 { echo "found by the sweep"; head -c 5000 /dev/urandom | base64; } > "$f"
 T0=$(date +%s.%N)
-lab exec h1 "$NEARBY" send "$f" --localsend --to "Peer Desk" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-swept.out" 2>&1 && st=0 || st=$?
+lab exec h1 "${AS_USER[@]}" "$NEARBY" send "$f" --localsend --to "Peer Desk" --root "$WORK/A" --name h1 --interface eth0 --json > "$WORK/send-swept.out" 2>&1 && st=0 || st=$?
 T1=$(date +%s.%N)
 echo "swept_status=$st"
 echo "swept_seconds=$(python3 -c "print(round($T1 - $T0, 3))")"
@@ -93,7 +94,7 @@ lab exec h1 nft delete table inet nomulticast
 
 rm -f "$WORK/peer3/in/big"*.bin  # the yardstick's copy: only ours may be checked below
 T0=$(date +%s.%N)
-lab exec h1 "$NEARBY" send "$WORK/big.bin" --localsend --to "$H3" --root "$WORK/A" --name h1 --json > "$WORK/send-big.out" 2>&1 && st=0 || st=$?
+lab exec h1 "${AS_USER[@]}" "$NEARBY" send "$WORK/big.bin" --localsend --to "$H3" --root "$WORK/A" --name h1 --json > "$WORK/send-big.out" 2>&1 && st=0 || st=$?
 T1=$(date +%s.%N)
 echo "send_big_status=$st"
 echo "send_big_seconds=$(python3 -c "print(round($T1 - $T0, 3))")"
