@@ -44,8 +44,10 @@ public enum RequestLaunch {
         let sender = request.sourceApplication ?? ""
         let words = command.expanded(bundlePath: app.path, url: url, sourceApplication: sender, requestPath: requestPath)
         do {
-            try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root, sourceApplication: sender,
-                                                                        requestPath: requestPath, url: url.isEmpty ? nil : url))
+            let pid = try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root, sourceApplication: sender,
+                                                                                  requestPath: requestPath, url: url.isEmpty ? nil : url))
+            // Left to run; reaped when it ends (the caller may live on: a receiver, a listener).
+            Spawn.reapWhenDone(pid)
         } catch { throw .system(error) }
         return Outcome(requestPath: requestPath, launched: words, reachedRunningApp: false)
     }

@@ -135,8 +135,10 @@ public struct DesktopLauncher: Sendable {
         let wrapper: [[UInt8]] = ["/bin/sh", "-e", "-u", "-c", "export GIO_LAUNCHED_DESKTOP_FILE_PID=$$; exec \"$@\"", "sh"].map { Array($0.utf8) }
         for words in lines.processes {
             do {
-                try Spawn.detached(bytes: wrapper + words, setting: ["GIO_LAUNCHED_DESKTOP_FILE=" + app.path],
-                                   workingDirectory: entry.workingDirectory)
+                let pid = try Spawn.detached(bytes: wrapper + words, setting: ["GIO_LAUNCHED_DESKTOP_FILE=" + app.path],
+                                             workingDirectory: entry.workingDirectory)
+                // Left to run; reaped when it ends (the caller may live on).
+                Spawn.reapWhenDone(pid)
             } catch {
                 throw .spawn(error)
             }

@@ -116,9 +116,11 @@ public struct Delivery: Sendable {
             let words = command.expanded(bundlePath: app.path, documentPath: request.documentPath, sourceApplication: sourceApplication,
                                          requestPath: requestPath)
             do {
-                try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root,
-                                                                            sourceApplication: sourceApplication, requestPath: requestPath,
-                                                                            documentPath: request.documentPath))
+                let pid = try Spawn.detached(words, adding: LaunchCommand.environment(bundleIdentifier: app.bundleIdentifier, root: root,
+                                                                                      sourceApplication: sourceApplication, requestPath: requestPath,
+                                                                                      documentPath: request.documentPath))
+                // Left to run; reaped when it ends (a receiver that delivers for days started many).
+                Spawn.reapWhenDone(pid)
             } catch { throw .system(error) }
             launched = words
         }
