@@ -39,8 +39,18 @@ struct ReachWatch: Sendable {
         // Cancelled meanwhile: nothing was written, and the loops below end at once.
         try? await Task.sleep(for: .seconds(firstLook))
         if !Task.isCancelled { record() }
+        // A device paired meanwhile may have announced itself already: recorded at the pairing,
+        // not at the next announcement or refresh (30 s).
+        let pairings = try? PairingChanges.stream(folder)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await _ in browser.events { record() } }
+            if let pairings {
+                group.addTask {
+                    for await _ in pairings { record() }
+                    // Ended only by cancellation: returning first would stop the browser.
+                    while (try? await Task.sleep(for: .seconds(3600))) != nil {}
+                }
+            }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(refreshInterval))) != nil { record() }
             }

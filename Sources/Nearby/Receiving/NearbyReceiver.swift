@@ -118,6 +118,25 @@ public final class NearbyReceiver: Sendable {
                 }
             }
             if let responder {
+                // A device paired or unpaired while the receiver runs: announced for at once (the
+                // tags it recognises), not at the next epoch, up to 15 minutes later.
+                let changes: AsyncStream<Void>?
+                do { changes = try PairingChanges.stream(NearbyFolder(root: configuration.root)) } catch {
+                    changes = nil
+                    events(.warning("pairings made while receiving are announced only from the next discovery epoch: \(error)"))
+                }
+                group.addTask {
+                    var keys = self.pairedKeys()
+                    for await _ in changes ?? AsyncStream(unfolding: { nil }) {
+                        let now = self.pairedKeys()
+                        guard now != keys else { continue }
+                        keys = now
+                        responder.update([try self.instance()])
+                    }
+                    // Ended only by cancellation: returning would end the receiver.
+                    while (try? await Task.sleep(for: .seconds(3600))) != nil {}
+                    throw CancellationError()
+                }
                 // A new instance each epoch: new random names, new tags (and the paired list as it is now).
                 group.addTask {
                     while true {
@@ -155,6 +174,13 @@ public final class NearbyReceiver: Sendable {
         let paired = (try? PairedDevices.load(from: NearbyFolder(root: configuration.root)).devices) ?? []
         return try Announcement.instance(mode: configuration.mode, deviceName: configuration.deviceName, identity: identity.fingerprint,
                                          port: port, paired: paired, now: Clock.system.now())
+    }
+
+    /// The paired devices' discovery keys, by fingerprint: what the announcement's tags depend on
+    /// (an address noted after a send changes the list, not the tags).
+    func pairedKeys() -> [Fingerprint: [UInt8]] {
+        let paired = (try? PairedDevices.load(from: NearbyFolder(root: configuration.root)).devices) ?? []
+        return Dictionary(paired.compactMap { device in device.discoveryKey.map { (device.fingerprint, $0) } }) { first, _ in first }
     }
 
     /// Starts announcing.
