@@ -16,6 +16,12 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
     case connection(String)
     /// The other device's certificate is not the one pinned for it (or it is not paired).
     case pinMismatch(expected: Fingerprint?, got: Fingerprint)
+    /// The device at an address given without a pin (`--to HOST:PORT`) shows a certificate no
+    /// paired device has.
+    case unpairedAt(address: String, got: Fingerprint)
+    /// No device of a protocol that is found by name (an AirDrop receiver, a LocalSend app, an
+    /// everyone-mode device) answered to that name: the protocol, the name, the names heard.
+    case notFound(kind: String, name: String, heard: [String])
     /// The other side broke the protocol (what it sent, or failed to).
     case protocolViolation(String)
     /// The receiver declined the items.
@@ -43,6 +49,12 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
         case .pinMismatch(let expected, let got):
             expected.map { "the device's certificate \(got.hex.prefix(16))… is not the one paired (\($0.hex.prefix(16))…): refused before any request" }
                 ?? "the device's certificate \(got.hex.prefix(16))… belongs to no paired device: refused before any request"
+        case .unpairedAt(let address, let got):
+            "the device at \(address) is not paired with this one (its certificate \(got.hex.prefix(16))… is no paired device's): "
+                + "refused before any request; pair with it first (nearby pair)"
+                + (address.hasSuffix(":53317") ? ". Port 53317 is LocalSend's: to send to a LocalSend app, add --localsend" : "")
+        case .notFound(let kind, let name, let heard):
+            "no \(kind) called '\(name)' answered" + (heard.isEmpty ? " (none answered)" : " (heard: \(heard.joined(separator: ", ")))")
         case .protocolViolation(let detail): "protocol: \(detail)"
         case .declined(let reason): "declined: \(reason)"
         case .notAFile(let path): "\(path): not a readable regular file"

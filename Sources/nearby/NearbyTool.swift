@@ -25,6 +25,13 @@ struct NearbyTool: Sendable {
     var deviceName: String { command[.name] ?? CurrentProcess.hostName() ?? "Linux device" }
 
     func run() throws -> Int32 {
+        // A root named on the command line or in the environment must exist: a typo (`--root
+        // ~/devcie`) would otherwise become a new device root with a private key of its own.
+        // Only the user's default root is made on first use.
+        guard root.origin == .userDefault || root.exists else {
+            throw UsageError(root.absence + (Registration.similarFolder(to: root.path).map { " (did you mean \($0)?)" } ?? "")
+                + (root.origin == .environment ? " (from $\(DeviceRoot.environmentVariable))" : ""), verb: command.verb.map { "\($0)" })
+        }
         switch command.verb ?? .status {
         case .identity: return try identity()
         case .list: return try list()
@@ -303,7 +310,7 @@ struct NearbyTool: Sendable {
     func status() throws -> Int32 {
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
         let paired = try PairedDevices.load(from: folder)
-        let spooled = FileSystem.entries(of: folder.spool).count
+        let spooled = folder.unfinishedTransfers
         if json {
             print(json: .dictionary(["fingerprint": .string(identity.fingerprint.hex), "paired": .array(paired.devices.map(Self.value)),
                                      "unfinishedTransfers": .integer(Int64(spooled))]))
@@ -328,7 +335,10 @@ struct NearbyTool: Sendable {
         let items: [OutgoingItem]
         let transfer: @Sendable (_ items: [OutgoingItem], _ progress: @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport
         do {
-            guard let to = command[.to] else { throw NearbyError.badAddress("(no --to)") }
+            guard let to = command[.to] else {
+                throw UsageError("send needs --to: a paired device's name (nearby list), HOST:PORT, or with --localsend or --airdrop the device's name",
+                                 verb: "send")
+            }
             let registry = try RegistryStore.forQuery(root: root)
             let documents = Sheet.Document.typed(command.operands, registry: registry)
             var prepared: [OutgoingItem] = []
@@ -401,7 +411,9 @@ struct NearbyTool: Sendable {
         }
         return { items, progress in
             let found = try await sender.find(name: to, interface: interface)
-            guard let receiver = found.first(where: { $0.name == to }) else { throw NearbyError.unknownDevice(to, known: found.map(\.name)) }
+            guard let receiver = found.first(where: { $0.name == to }) else {
+                throw NearbyError.notFound(kind: "AirDrop receiver on \(interface)", name: to, heard: found.map(\.name))
+            }
             return try await sender.send(items, to: receiver, progress: progress)
         }
     }
@@ -432,7 +444,7 @@ struct NearbyTool: Sendable {
         return { items, progress in
             let found = try await LocalSendDiscovery.find(root: root, deviceName: name, alias: alias, interfaces: interfaces)
             guard let device = found.first(where: { $0.device.alias == alias }) else {
-                throw NearbyError.unknownDevice(alias, known: found.map(\.device.alias))
+                throw NearbyError.notFound(kind: "LocalSend device", name: alias, heard: found.map(\.device.alias))
             }
             return try await sender.send(items, to: device.target, progress: progress)
         }
@@ -453,8 +465,9 @@ struct NearbyTool: Sendable {
     /// Says why a send failed: on standard error, and with `--json` also as an `error` event (a
     /// program reading the events learns why without parsing standard error).
     static func report(_ error: any Error, json: Bool) {
-        if json { print(json: .dictionary(["event": .string("error"), "message": .string("\(error)")])) }
-        Output.error("nearby: \(error)")
+        let text = ErrorText.of(error)
+        if json { print(json: .dictionary(["event": .string("error"), "message": .string(text)])) }
+        Output.error(TerminalText.escaped("nearby: \(text)"))
     }
 
     /// `--to`: a paired device's name (at its last address), or `HOST:PORT` with the pin of
@@ -474,7 +487,18 @@ struct NearbyTool: Sendable {
             }
             return try reached.get()
         }
-        guard to.contains(":") else { throw NearbyError.unknownDevice(to, known: paired.devices.map(\.name)) }
+        guard to.contains(":") else {
+            // Not paired: an everyone-mode device in reach by that name (as `nearby list` shows
+            // it), reached at its announced address and held to its announced certificate.
+            guard !command.flag(.noDiscovery) else { throw NearbyError.unknownDevice(to, known: paired.devices.map(\.name)) }
+            let found = try DeviceFinder.inReach(paired: paired.devices, interfaces: interfaces, timeout: try timeout())
+            let everyone = found.filter { $0.accepts == .everyone && $0.paired == nil }
+            guard let device = everyone.first(where: { $0.name == to }), let fingerprint = device.fingerprint else {
+                throw NearbyError.notFound(kind: "paired or everyone-mode device", name: to,
+                                           heard: paired.devices.map { "\($0.name) (paired)" } + everyone.compactMap(\.name))
+            }
+            return SendTarget(host: device.host, port: device.port, expected: fingerprint, name: to)
+        }
         let (host, port) = try SendTarget.parseAddress(to)
         return SendTarget(host: host, port: port, expected: expected)
     }

@@ -78,7 +78,7 @@ public enum Registration {
 
     /// A folder beside `path` whose name is one or two edits from its name (`Samples` for
     /// `Sampels`), for a did-you-mean.
-    static func similarFolder(to path: String) -> String? {
+    public static func similarFolder(to path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last.map(String.init) else { return nil }
         let parent = "/" + parts.dropLast().joined(separator: "/")

@@ -42,6 +42,15 @@ enum Destination: Sendable, Equatable {
         return .downloads(downloads)
     }
 
+    /// Why the items cannot go to `targetApp` (the app the sender named), or `nil` when each of
+    /// `destinations` is that app: it is not installed here, or it does not open an item's type.
+    static func refusal(of targetApp: String, for types: [String], names: [String], destinations: [Destination],
+                        registry: TypeRegistry?) -> String? {
+        guard let index = destinations.firstIndex(where: { $0.label != targetApp }) else { return nil }
+        guard let registry, AppBundle.registered(targetApp, in: registry) != nil else { return "the app \(targetApp) is not on this device" }
+        return "the app \(targetApp) here does not open \(names[index]) (\(types[index]))"
+    }
+
     /// Hands the verified file at `path` over; returns where it landed.
     /// - Parameters:
     ///   - senderApp: the sending app, for the open request's `sourceApplication`.

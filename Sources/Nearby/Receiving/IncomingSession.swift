@@ -52,6 +52,14 @@ struct IncomingSession {
         }
         let ask = IncomingAsk(senderName: senderName, senderApp: senderApp, fingerprint: peer, pairedName: paired?.name,
                               items: items.indices.map { (names[$0], items[$0].type, items[$0].size, destinations[$0].label) })
+        // The app the sender named must be the one that takes them: sent elsewhere without a
+        // word, the person looked for the items in the wrong app.
+        if let targetApp, let why = Destination.refusal(of: targetApp, for: items.map(\.type), names: names, destinations: destinations, registry: registry) {
+            events(.asked(ask, accepted: false, reason: why))
+            let answer = SessionMessage.answer(accepted: false, reason: why, token: [], held: []).frame
+            try await uncancelled { try await outbound.write(answer) }
+            return
+        }
         if let refusal = try await refusal(ask, items: items, destinations: destinations, outbound: outbound) {
             events(.asked(ask, accepted: false, reason: refusal))
             // Said even when the receiver is stopping: the sender learns it was declined.

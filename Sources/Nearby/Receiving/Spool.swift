@@ -137,9 +137,24 @@ struct Spool {
         for name in FileSystem.entries(of: base) {
             let folder = base + "/" + name
             guard let status = FileSystem.status(folder), status.kind == .directory, now - status.modified.secondsSince1970 > age else { continue }
-            let items = FileSystem.entries(of: folder).filter { !$0.hasPrefix(".") }
-            guard items.allSatisfy({ FileSystem.exists(folder + "/" + $0 + "/.delivered") }) else { continue }
+            guard isFinished(folder) else { continue }
             try? FileSystem.removeTree(folder)
         }
+    }
+
+    /// Whether every item the transfer in `folder` holds was delivered: the one rule for purging
+    /// and for what `nearby status` counts as unfinished.
+    static func isFinished(_ folder: String) -> Bool {
+        FileSystem.entries(of: folder).filter { !$0.hasPrefix(".") }.allSatisfy { FileSystem.exists(folder + "/" + $0 + "/.delivered") }
+    }
+}
+
+extension NearbyFolder {
+    /// The incoming transfers with an item not yet delivered (kept for resume). Finished ones
+    /// stay for a week to answer a sender that retries; they are not counted.
+    public var unfinishedTransfers: Int {
+        FileSystem.entries(of: spool).filter { name in
+            FileSystem.isDirectory(spool + "/" + name) && !Spool.isFinished(spool + "/" + name)
+        }.count
     }
 }

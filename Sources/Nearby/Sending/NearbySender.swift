@@ -96,7 +96,9 @@ public struct NearbySender: Sendable {
                 }
             }
         } catch let error where error is NIOSSLError || error is BoringSSLError {
-            if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: expected, got: seen) }
+            if let seen = check.fingerprint, !check.accepts(seen) {
+                throw expected == nil ? NearbyError.unpairedAt(address: target.address, got: seen) : NearbyError.pinMismatch(expected: expected, got: seen)
+            }
             // A TLS alert in the handshake: the receiver refused this device's certificate. An
             // unclean shutdown later is a connection that was lost (the receiver stopped or died).
             if let tls = error as? NIOSSLError, case .uncleanShutdown = tls {

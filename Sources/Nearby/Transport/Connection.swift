@@ -104,13 +104,30 @@ enum Connection {
     /// What went wrong in words: the system's reason for a failed connect (NIO's error value
     /// lists every address tried, with its internals).
     static func describe(_ error: any Error) -> String {
+        if let nearby = error as? NearbyError { return nearby.description }
         if let failed = error as? NIOConnectionError, let first = failed.connectionErrors.first {
             return describe(first.error)
         }
         if let io = error as? IOError {
             return Errno(rawValue: io.errnoCode).description.lowercased()
         }
-        if error is ChannelError, case ChannelError.connectTimeout = error { return "no answer (timed out)" }
+        // NIO's and BoringSSL's own words ("I/O on closed channel", "uncleanShutdown") said what
+        // they mean to a person.
+        if let channel = error as? ChannelError {
+            switch channel {
+            case .connectTimeout: return "no answer (timed out)"
+            case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed: return "the connection was closed"
+            default: return "the connection failed (\(channel))"
+            }
+        }
+        if let tls = error as? NIOSSLError {
+            switch tls {
+            case .uncleanShutdown: return "the other device closed the connection without ending it"
+            case .handshakeFailed: return "the secure connection could not be set up (TLS handshake failed)"
+            default: return "the secure connection failed (\(tls))"
+            }
+        }
+        if error is CancellationError { return "stopped" }
         return "\(error)"
     }
 }
