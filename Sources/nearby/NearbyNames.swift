@@ -12,6 +12,7 @@ enum NearbyOption: String, OptionName {
     case fingerprint = "--fingerprint"
     case mode = "--mode"
     case minutes = "--minutes"
+    case askTimeout = "--ask-timeout"
     case autoAccept = "--auto-accept"
     case listen = "--listen"
     case port = "--port"

@@ -55,6 +55,7 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--mode", value: .choice(["off", "paired", "everyone"]), help: "who may send: nobody, paired devices (default), or anyone who is then asked about"),
                 OptionSpec("--minutes", value: .number("N"), help: "how long everyone-mode lasts (default 10)"),
                 OptionSpec("--auto-accept", help: "accept every ask the mode lets in without asking (unattended machines)"),
+                OptionSpec("--ask-timeout", value: .number("SECONDS"), help: "how long a question about an unpaired sender waits for an answer before it is withdrawn and declined (default 60)"),
                 OptionSpec("--listen", value: .text("ADDRESS"), help: "the address to listen on (default ::, every address)"),
                 port,
                 OptionSpec("--downloads", value: .directory, help: "where items no app takes go (default: the XDG download folder)"),

@@ -439,7 +439,7 @@ struct NearbyTool: Sendable {
             let target = LocalSendTarget(host: host, port: port, secure: secure)
             return { items, progress in try await sender.send(items, to: target, progress: progress) }
         }
-        guard discovery else { throw NearbyError.badAddress("\(to) (with --no-discovery a LocalSend device is reached by HOST[:PORT] only)") }
+        guard discovery else { throw UsageError("with --no-discovery a LocalSend device is reached by HOST[:PORT] only, not by its name '\(to)'", verb: "send") }
         let alias = String(text)
         return { items, progress in
             let found = try await LocalSendDiscovery.find(root: root, deviceName: name, alias: alias, interfaces: interfaces)
@@ -474,7 +474,7 @@ struct NearbyTool: Sendable {
     /// `--fingerprint` or of any paired device.
     func resolveTarget(_ to: String) throws -> SendTarget {
         let expected = try command[.fingerprint].map { text in
-            guard let fingerprint = Fingerprint(hex: text) else { throw NearbyError.badAddress("--fingerprint \(text): not 64 hex digits") }
+            guard let fingerprint = Fingerprint(hex: text) else { throw UsageError("--fingerprint takes 64 hex digits (nearby identity there shows them), not '\(text)'", verb: command.verb.map { "\($0)" }) }
             return fingerprint
         }
         let paired = try PairedDevices.load(from: folder)
@@ -517,8 +517,14 @@ struct NearbyTool: Sendable {
         configuration.autoAccept = command.flag(.autoAccept)
         configuration.launchApps = !command.flag(.noLaunch)
         if let minutes = command[.minutes].flatMap(Double.init) {
-            guard minutes > 0 else { throw NearbyError.badAddress("--minutes \(minutes): must be more than 0") }
+            guard minutes > 0 else { throw UsageError("--minutes takes more than 0 minutes, not '\(command[.minutes] ?? "")'", verb: "receive") }
             configuration.everyoneMinutes = minutes
+        }
+        if let text = command[.askTimeout] {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw UsageError("--ask-timeout takes more than 0 and at most 3600 seconds, not '\(text)'", verb: "receive")
+            }
+            configuration.askTimeout = seconds
         }
         if let host = command[.listen] { configuration.host = host }
         configuration.port = command[.port].flatMap(Int.init) ?? defaultPort
@@ -529,7 +535,7 @@ struct NearbyTool: Sendable {
             var localSend = LocalSendSettings()
             localSend.secure = command[.localSend] != "http"
             if let text = command[.localSendPort] {
-                guard let port = Int(text), (0...65535).contains(port) else { throw NearbyError.badAddress("--localsend-port \(text): not a port") }
+                guard let port = Int(text), (0...65535).contains(port) else { throw UsageError("--localsend-port takes a port from 0 to 65535, not '\(text)'", verb: "receive") }
                 localSend.port = port
                 if port != 0 { localSend.multicastPort = port }
             }
@@ -538,10 +544,10 @@ struct NearbyTool: Sendable {
             configuration.localSend = localSend
         }
         if let interface = command[.airDrop] {
-            guard mode == .everyone else { throw NearbyError.badAddress("--airdrop \(interface): AirDrop's protocol is spoken in everyone-mode only (--mode everyone)") }
+            guard mode == .everyone else { throw UsageError("--airdrop \(interface): AirDrop's protocol is spoken in everyone-mode only (add --mode everyone)", verb: "receive") }
             var airDrop = AirDropSettings(interface: interface)
             if let text = command[.airDropPort] {
-                guard let port = Int(text), (0...65535).contains(port) else { throw NearbyError.badAddress("--airdrop-port \(text): not a port") }
+                guard let port = Int(text), (0...65535).contains(port) else { throw UsageError("--airdrop-port takes a port from 0 to 65535, not '\(text)'", verb: "receive") }
                 airDrop.port = port
             }
             configuration.airDrop = airDrop
