@@ -71,7 +71,7 @@ extension Spawn {
     }
 
     /// Runs `body` with SIGPIPE blocked for this thread, and discards a SIGPIPE it raised.
-    private static func withSIGPIPEBlocked(_ body: () -> Void) {
+    static func withSIGPIPEBlocked(_ body: () -> Void) {
         var pipeSignal = sigset_t(), previous = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)

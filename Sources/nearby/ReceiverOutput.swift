@@ -2,6 +2,7 @@ import Foundation
 import Nearby
 import PropertyLists
 import ToolSupport
+import SystemCalls
 
 /// What `nearby receive` prints for each event: a line for people, or a JSON object per line.
 enum ReceiverOutput {

@@ -77,15 +77,16 @@ struct DesktopDialog {
             ? "\(purpose.verb) \(sheet.documents[0].path) (\(sheet.documents[0].type.identifier)) \(purpose.preposition):"
             : "\(purpose.verb) these \(sheet.documents.count) documents \(purpose.preposition):"
         var arguments: [String]
+        let width = Self.width(for: choices.rows.map { [$0.name, Self.kind($0), $0.reason] })
         switch program {
         case .zenity:
-            arguments = [path, "--list", "--title=" + purpose.title, "--text=" + Self.markup(heading, compressed: true), "--width=760", "--height=440",
+            arguments = [path, "--list", "--title=" + purpose.title, "--text=" + Self.markup(heading, compressed: true), "--width=\(width)", "--height=440",
                          "--column=#", "--column=Name", "--column=Kind", "--column=Why", "--hide-column=1", "--print-column=1"]
             for (index, row) in choices.rows.enumerated() {
                 arguments += [String(index + 1), Self.cell(row.name), Self.kind(row), Self.cell(row.reason)]
             }
         case .kdialog:
-            arguments = [path, "--title", purpose.title, "--geometry", "760x440", "--menu", Self.markup(heading, compressed: false)]
+            arguments = [path, "--title", purpose.title, "--geometry", "\(width)x440", "--menu", Self.markup(heading, compressed: false)]
             for (index, row) in choices.rows.enumerated() {
                 arguments += [String(index + 1), Self.cell("\(row.name)  (\(Self.kind(row)))  \(row.reason)")]
             }
@@ -97,6 +98,20 @@ struct DesktopDialog {
             throw .init(message: "\(program) answered '\(text)', not a row number")
         }
         return number - 1
+    }
+
+    /// The window's width in pixels for rows of these cells: wide enough for the longest of each
+    /// column at about 8 pixels a character (the desktops' default 10-11 pt sans fonts average 6.5
+    /// to 7.5) plus the list's margins, between 760 and 1800. At a fixed 760 the reasons column
+    /// was cut off behind a horizontal scroll bar.
+    static func width(for rows: [[String]]) -> Int {
+        let columns = rows.reduce(into: [Int]()) { widths, row in
+            for (index, cell) in row.enumerated() {
+                if widths.count <= index { widths.append(0) }
+                widths[index] = max(widths[index], Self.cell(cell).count)
+            }
+        }
+        return min(1800, max(760, 8 * columns.reduce(0, +) + 140))
     }
 
     /// Asks for the folder of copy-to-folder; `nil` when cancelled.

@@ -70,7 +70,9 @@ struct OpeninCommands {
             var dialog = try DesktopDialog.find()
             if nearbyOnly { dialog.purpose = .sendToNearbyDevice }
             do throws(Failure) {
-                guard !choices.rows.isEmpty else { throw Failure(message: nearbyOnly ? DocumentChooser.whyNoNearbyDevice(on: root) : "nothing can take \(choices.documentsPhrase)", status: 1) }
+                guard !choices.rows.isEmpty else {
+                    throw Failure(message: nearbyOnly ? DocumentChooser.whyNoNearbyDevice(on: root, forDesktop: true) : "nothing can take \(choices.documentsPhrase)", status: 1)
+                }
                 guard let index = try dialog.choose(choices) else {
                     Output.error("openin: cancelled")
                     return 1
@@ -134,13 +136,20 @@ struct OpeninCommands {
             }
         }
         let annotation = try annotation()
+        // From the desktop, a send to a nearby device shows its progress and its end in windows.
+        var sending: DialogProgress?
+        if let dialog, case .activity(let activity) = row.handler, case .sendToNearbyDevice(let device) = activity.kind {
+            sending = DialogProgress(dialog, sending: choices.sheet.documents.map(\.path), to: device)
+        }
         let outcomes: [ChooserOutcome]
         do {
             outcomes = try chooser.perform(row, of: choices, annotation: annotation, launch: !command.flag(.noLaunch),
-                                           destination: destination, progress: progressBar(for:))
+                                           destination: destination, progress: sending.map { sending in sending.bar(for:) } ?? progressBar(for:))
         } catch {
+            sending?.finish(documents: choices.sheet.documents.map(\.path), failure: "\(error)")
             throw Failure(message: "\(error)")
         }
+        sending?.finish(documents: choices.sheet.documents.map(\.path), failure: nil)
         for outcome in outcomes {
             switch outcome {
             case .delivered(let document, let app, let result): report(result, app: app, document: document)

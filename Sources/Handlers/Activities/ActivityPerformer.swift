@@ -117,12 +117,25 @@ public struct ActivityPerformer {
         case .sendToNearbyDevice(let device):
             // The tool, not the library: Nearby sits above the chooser (it delivers through it),
             // and a sender's progress line and exit status are the tool's.
+            // Its JSON events, read as they come: each document's progress for the caller's bar,
+            // and the reason when it fails (said in words, not as an exit status).
             let command = [Environment.findCompanionTool("nearby") ?? "nearby", "send", "--root", delivery.root.path, "--to", device,
-                           "--from", delivery.sourceApplication, "--"] + documents.map(\.path)
-            let finished: Spawn.Finished
-            do { finished = try Spawn.run(command) } catch { throw .system(error) }
-            guard finished.status == 0 else {
-                throw .activityFailed(activity: activity.activityType, reason: "nearby send exited with status \(finished.status)")
+                           "--from", delivery.sourceApplication, "--json", "--"] + documents.map(\.path)
+            var failure: String?
+            let bars = documents.map { progress?($0.path) }
+            let status: Int32
+            do {
+                status = try Spawn.lines(command) { line in
+                    guard let event = NearbyEvent(line) else { return }
+                    switch event {
+                    case .progress(let item, let bytes, let total) where bars.indices.contains(item): bars[item]?(bytes, total)
+                    case .error(let message): failure = message
+                    default: break
+                    }
+                }
+            } catch { throw .system(error) }
+            guard status == 0 else {
+                throw .activityFailed(activity: activity.activityType, reason: failure ?? "nearby send exited with status \(status)")
             }
             return [.sentToNearbyDevice(documents: documents.map(\.path), device: device)]
         case .shareExtension(let bundleIdentifier):

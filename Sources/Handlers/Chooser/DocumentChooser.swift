@@ -128,9 +128,18 @@ public struct DocumentChooser: Sendable {
         return paired.filter { $0.discoveryKey == nil || reach.contains($0.fingerprint) }.map(\.name)
     }
 
-    /// Why ``nearbyDeviceNames(on:)`` is empty, for `openin --nearby` to say.
-    public static func whyNoNearbyDevice(on root: DeviceRoot) -> String {
+    /// Why ``nearbyDeviceNames(on:)`` is empty, for `openin --nearby` to say: on a terminal, with
+    /// the command that goes on; in a desktop dialog (`forDesktop`), in words a person without a
+    /// terminal can act on (a command line in a GUI error helped nobody).
+    public static func whyNoNearbyDevice(on root: DeviceRoot, forDesktop: Bool = false) -> String {
         let names = ((try? PairedDevices.load(from: NearbyFolder(root: root)))?.devices ?? []).map(\.name)
+        if forDesktop {
+            guard !names.isEmpty else {
+                return "No device is paired with this computer yet. Pair one first: it is done once, on both devices (see \"Pairing\" in the Nearby guide)."
+            }
+            return "None of your paired devices (\(names.joined(separator: ", "))) is in reach now. "
+                + "Check that the other device is on this network and is receiving, then try again."
+        }
         guard !names.isEmpty else { return "no device is paired with this one: pair one with nearby pair (docs/nearby.md)" }
         return "no paired device is in reach (paired: \(names.joined(separator: ", "))): this device's receiver sees none of them now; "
             + "nearby send --to NAME still looks for it, then tries where it was last reached"

@@ -1,5 +1,6 @@
 import DesktopEntries
 import Foundation
+import SystemCalls
 
 /// Asks the desktop user about an unpaired sender's items: a notification with Accept and Decline
 /// (org.freedesktop.Notifications on the session bus, ``DesktopEntries/NotificationServer``),

@@ -29,6 +29,15 @@ export DISPLAY=:$(cat $T/display); unset WAYLAND_DISPLAY
 mkdir -p $T/home $T/rt; chmod 700 $T/rt
 export HOME=$T/home XDG_CURRENT_DESKTOP=GNOME XDG_RUNTIME_DIR=$T/rt LANG=C.UTF-8
 unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_DATA_DIRS DBUS_SESSION_BUS_ADDRESS
+# The dialog programs through wrappers that note each command line (what was shown), then run
+# the real program (the window's process is still the program itself).
+mkdir -p $T/bin
+for p in zenity kdialog; do
+  printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> %s/%s.log\nexec /usr/bin/%s "$@"\n' "$T" "$p" "$p" > $T/bin/$p
+  chmod +x $T/bin/$p
+done
+export PATH=$T/bin:$PATH
+shown() { for i in $(seq 30); do grep -q -- "$2" $T/$1.log 2>/dev/null && break; sleep 0.1; done; grep -c -- "$2" $T/$1.log 2>/dev/null; }
 cp -R "$pkg/Samples" $T/root; rm -rf $T/root/registry.bin $T/root/Containers
 export DOCUMENT_INTERCHANGE_ROOT=$T/root
 requests() { ls $T/root/Containers/com.example.files/Library/OpenRequests 2>/dev/null | wc -l; }
@@ -145,12 +154,21 @@ check "nearby nautilus script: zenity, titled Send to Nearby Device" "$(cat $T/n
 check "nearby nautilus script: sent" "$(finished nautilus-nearby)" 0
 check "nearby nautilus script: says so" "$(grep -c 'sent 1 document to desk (nearby)' $T/nautilus-nearby.out)" 1
 check "nearby nautilus script: received on the other device" "$(received)" 1
+# What the desktop user saw while it was sent, and after: a progress window, then a message.
+check "nearby nautilus script: a progress window while sending" "$(shown zenity '--progress .*Sending file.person to desk')" 1
+check "nearby nautilus script: a message that it was sent" "$(shown zenity '--info .*Sent file.person to desk.')" 1
+# That message closes by itself after 10 s; closed now, so that the next dialog found by its
+# title is the next action's.
+pkill -x zenity 2>/dev/null
+for i in $(seq 50); do [ -z "$(xdotool search --name '^Send to Nearby Device' 2>/dev/null)" ] && break; sleep 0.1; done
 exec_line=$(sed -n 's/^Exec=//p' $T/prefix/share/kio/servicemenus/nearby.desktop)
 (export XDG_CURRENT_DESKTOP=KDE; eval "${exec_line//%F/\"$doc\"}" </dev/null >$T/dolphin-nearby.out 2>$T/dolphin-nearby.err; echo $? > $T/dolphin-nearby.status) &
 choose dolphin-nearby 1 Return "Send to Nearby Device"
 check "nearby service menu: kdialog on KDE" "$(cat $T/dolphin-nearby.program)" kdialog
 check "nearby service menu: sent" "$(finished dolphin-nearby)" 0
 check "nearby service menu: received on the other device" "$(received)" 2
+check "nearby service menu: a popup that it is being sent" "$(shown kdialog '--passivepopup Sending file.person to desk')" 1
+check "nearby service menu: a popup that it was sent" "$(shown kdialog '--passivepopup Sent file.person to desk.')" 1
 check "nearby: nothing delivered on this device meanwhile" "$(requests)" 3
 
 echo "passed $passed failed $failed"
