@@ -57,6 +57,27 @@ package struct ToolSpec: Sendable {
         return result
     }
 
+    /// Every kind of value the tool takes, in declaration order: its options' values (its own
+    /// and each verb's), its verbs' arguments and operands (what the completion scripts complete).
+    package var valueKinds: [ValueKind] {
+        var kinds = (options + ToolSpec.standardOptions).compactMap(\.value)
+        for verb in verbs {
+            kinds += verb.options.compactMap(\.value) + verb.arguments.map(\.kind)
+            if case .values(let kind) = verb.operandKind { kinds.append(kind) }
+        }
+        return kinds
+    }
+
+    /// The sources of the values the tool lists for its completion scripts
+    /// (``ValueKind/completed(placeholder:source:)``), each once, in declaration order.
+    package var completedSources: [String] {
+        var sources: [String] = []
+        for kind in valueKinds {
+            if case .completed(_, let source) = kind, !sources.contains(source) { sources.append(source) }
+        }
+        return sources
+    }
+
     /// The options every tool answers, besides its own.
     package static let standardOptions: [OptionSpec] = [
         OptionSpec("--help", short: "-h", help: "show this help (also: help [VERB])"),
@@ -84,15 +105,20 @@ package struct VerbSpec: Sendable {
     package var arguments: [ArgumentSpec] = []
     /// The words its first operand is one of (`openin default set|get|unset|list`), for completion.
     package var subverbs: [String] = []
+    /// What its operands are, for completion (after its subverb, if it has subverbs).
+    package var operandKind: OperandKind
 
     /// `NAME ARGUMENT… OPERANDS`, for usage lines.
     package var usage: String {
         ([name] + arguments.map(\.name) + (operands.isEmpty ? [] : [operands])).joined(separator: " ")
     }
 
-    /// A verb.
+    /// A verb. Its operands complete as files unless `operandKind` says otherwise, or
+    /// `operandCount` says it takes none.
     package init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
-                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = []) {
+                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = [],
+                operandKind: OperandKind? = nil) {
+        self.operandKind = operandKind ?? (operandCount.upperBound == 0 ? .nothing : .values(.file))
         self.arguments = arguments
         self.subverbs = subverbs
         self.name = name
@@ -103,6 +129,15 @@ package struct VerbSpec: Sendable {
         self.operandCount = operandCount
         self.aliases = aliases
     }
+}
+
+/// What a verb's operands are, for completion: a verb that takes none offers nothing (not the
+/// file names a shell offers by default), one that takes paired devices offers their names.
+package enum OperandKind: Sendable, Hashable {
+    /// Nothing to offer (the verb takes no operands, or words no list could hold).
+    case nothing
+    /// Values of this kind (`.file` for files).
+    case values(ValueKind)
 }
 
 /// A value a verb takes right after it.
@@ -138,6 +173,11 @@ package enum ValueKind: Sendable, Hashable {
     case typedValue(withText: [String], bare: [String])
     /// An app's bundle identifier: completed from the apps registered on the device root.
     case bundleIdentifier
+    /// Text shown as `placeholder`, completed with what the tool itself lists for `source` at
+    /// completion time (`TOOL --complete-values SOURCE [--root ROOT]`, answered by the provider
+    /// the tool gives ``ToolMain``): values only the tool can read, such as nearby's paired
+    /// devices. `source` is one word of letters, digits and dashes (it is written into scripts).
+    case completed(placeholder: String, source: String)
 
     /// Whether this is a typed value (`-TYPE VALUE`).
     package var isTyped: Bool { if case .typedValue = self { true } else { false } }
@@ -152,6 +192,7 @@ package enum ValueKind: Sendable, Hashable {
         case .integer: "N"
         case .typedValue: "-TYPE VALUE"
         case .bundleIdentifier: "BUNDLE-ID"
+        case .completed(let placeholder, _): placeholder
         }
     }
 }

@@ -77,7 +77,8 @@ complete -c nearby -n '__fish_seen_subcommand_from streams' -l fingerprint -x -d
 complete -c nearby -n '__fish_seen_subcommand_from streams' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from streams' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
-complete -c nearby -n 'not __fish_use_subcommand' -F
+complete -c nearby -n '__fish_seen_subcommand_from identity list status receive' -f
+complete -c nearby -n '__fish_seen_subcommand_from send pair activities continue streams unpair' -F
 function ___nearby_apps
     set -l words (commandline -opc)
     set -l root
