@@ -14,6 +14,8 @@ let nearbySpec: ToolSpec = {
     let json = OptionSpec("--json", help: "JSON output (send and receive: one event per line)")
     let name = OptionSpec("--name", value: .text("NAME"), help: "the name this device gives itself (default: the host name)")
     let port = OptionSpec("--port", value: .integer(0...65535), help: "the TCP port (default \(defaultPort); 0: any free port, printed)")
+    // Completed with the names in ROOT/Nearby/Paired.plist (NearbyCompletions).
+    let device = OperandKind.values(.completed(placeholder: "DEVICE", source: NearbyCompletions.pairedDevices))
     let interface = OptionSpec("--interface", value: .text("IFACE"), repeatable: true,
                                help: "announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable")
     // The Handoff verbs reach a paired device by name or HOST:PORT, as `activities` first did.
@@ -40,7 +42,8 @@ let nearbySpec: ToolSpec = {
             ], operandCount: 0...0),
             VerbSpec("status", summary: "the identity, the paired devices and the spool", options: [json], operandCount: 0...0),
             VerbSpec("send", operands: "FILE...", summary: "send files to a paired device (or an address), into an app there; or to a LocalSend device", options: [
-                OptionSpec("--to", value: .text("DEVICE|HOST:PORT"), help: "a paired device's name (reached at its last address) or an address"),
+                OptionSpec("--to", value: .completed(placeholder: "DEVICE|HOST:PORT", source: NearbyCompletions.pairedDevices),
+                           help: "a paired device's name (reached at its last address) or an address"),
                 OptionSpec("--app", value: .bundleIdentifier, help: "the app on the other device that should get the files"),
                 OptionSpec("--from", value: .bundleIdentifier, help: "the sending app named in the open request (default org.document-interchange.nearby)"),
                 OptionSpec("--fingerprint", value: .text("HEX"), help: "the certificate the receiver must present, for an unpaired device (else it must be paired)"),
@@ -74,27 +77,27 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--code", value: .text("CODE"), help: "the code the other device shows"),
                 OptionSpec("--to", value: .text("HOST:PORT"), help: "where the waiting device listens (else DEVICE is looked for by name)"),
                 port, name, json, interface, noDiscovery,
-            ], operandCount: 0...1),
+            ], operandCount: 0...1, operandKind: device),
             VerbSpec("activities", operands: "[DEVICE]", summary: "the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device's name, or HOST:PORT)", options: [
                 OptionSpec("--watch", help: "keep watching: print a device's offers again each time they change"),
                 pairedFingerprint, pairedTimeout,
                 json, interface, noDiscovery,
-            ], operandCount: 0...1),
+            ], operandCount: 0...1, operandKind: device),
             VerbSpec("continue", operands: "[DEVICE]", summary: "continue here the activity a paired device offers (Handoff): its newest, or --type's; in the app here that declares the type, else its web page in the browser", options: [
                 OptionSpec("--type", value: .text("TYPE"), help: "the activity type to continue (else the device's current activity)"),
                 OptionSpec("--app", value: .text("BUNDLE"), help: "continue in this app (it must declare the type)"),
                 OptionSpec("--no-launch", help: "write the activity request but start no app (it takes the request when it next looks)"),
                 pairedFingerprint, pairedTimeout,
                 json, interface, noDiscovery,
-            ], operandCount: 0...1),
+            ], operandCount: 0...1, operandKind: device),
             VerbSpec("streams", operands: "DEVICE", summary: "carry a continuation stream between the app that continued an activity here and the app that offered it on DEVICE (started by NSUserActivity.getContinuationStreams; its standard input and output are one socket to that app)", options: [
                 OptionSpec("--app", value: .text("BUNDLE"), help: "the offering app"),
                 OptionSpec("--process", value: .integer(1...Int64(Int32.max)), help: "the offering app's process on DEVICE"),
                 OptionSpec("--made-current", value: .text("SECONDS"), help: "when the activity was made current there (as the offer says)"),
                 pairedFingerprint,
                 interface, noDiscovery,
-            ], operandCount: 1...1),
-            VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1),
+            ], operandCount: 1...1, operandKind: device),
+            VerbSpec("unpair", operands: "DEVICE", summary: "forget a paired device (its certificate is refused from then on)", options: [json], operandCount: 1...1, operandKind: device),
         ],
         options: [root],
         examples: [

@@ -16,7 +16,7 @@ _nearby() {
             ;;
         send)
             case "$prev" in
-                --to) return ;;
+                --to) _nearby_values paired-devices; return ;;
                 --app) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
                 --from) COMPREPLY=($(compgen -W "$(_nearby_apps)" -- "$cur")); return ;;
                 --fingerprint) return ;;
@@ -103,6 +103,7 @@ _nearby() {
     fi
     case "$verb" in
         identity|list|status|receive) COMPREPLY=() ;;
+        pair|activities|continue|streams|unpair) _nearby_values paired-devices ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
 }
@@ -116,5 +117,20 @@ _nearby_apps() {
         [[ -d "$app" ]] && app="$app/Info.plist"
         plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null && echo
     done
+}
+# The values nearby lists for a source (nearby --complete-values SOURCE [--root ROOT], the
+# device root named on the command line), one a line: a value with spaces stays one word.
+# The word being completed is compared without its opening quote and backslashes.
+_nearby_values() {
+    local root="" i value word="${cur#[\"\']}"
+    local -a ask=(--complete-values "$1")
+    word="${word//\\/}"
+    for ((i = 1; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == --root ]] && root="${COMP_WORDS[i+1]}"; done
+    [[ "$root" == "~/"* ]] && root="$HOME/${root#"~/"}"
+    [[ -n "$root" ]] && ask+=(--root "$root")
+    COMPREPLY=()
+    while IFS= read -r value; do
+        [[ "$value" == "$word"* ]] && COMPREPLY+=("$value")
+    done < <(nearby "${ask[@]}" 2>/dev/null)
 }
 complete -o filenames -F _nearby nearby

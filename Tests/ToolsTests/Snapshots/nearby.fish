@@ -19,7 +19,7 @@ complete -c nearby -n '__fish_seen_subcommand_from list' -l json -d 'JSON output
 complete -c nearby -n '__fish_seen_subcommand_from list' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from list' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from status' -l json -d 'JSON output (send and receive: one event per line)'
-complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -d 'a paired device\'s name (reached at its last address) or an address'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -a '(___nearby_values paired-devices)' -d 'a paired device\'s name (reached at its last address) or an address'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l app -x -a '(___nearby_apps)' -d 'the app on the other device that should get the files'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l from -x -a '(___nearby_apps)' -d 'the sending app named in the open request (default org.document-interchange.nearby)'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l fingerprint -x -d 'the certificate the receiver must present, for an unpaired device (else it must be paired)'
@@ -78,7 +78,8 @@ complete -c nearby -n '__fish_seen_subcommand_from streams' -l interface -x -d '
 complete -c nearby -n '__fish_seen_subcommand_from streams' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from identity list status receive' -f
-complete -c nearby -n '__fish_seen_subcommand_from send pair activities continue streams unpair' -F
+complete -c nearby -n '__fish_seen_subcommand_from pair activities continue streams unpair' -f -a '(___nearby_values paired-devices)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -F
 function ___nearby_apps
     set -l words (commandline -opc)
     set -l root
@@ -89,4 +90,10 @@ function ___nearby_apps
         test -d $app; and set app $app/Info.plist
         plutil -extract CFBundleIdentifier raw -o - $app 2>/dev/null
     end
+end
+function ___nearby_values
+    set -l ask --complete-values $argv[1]
+    set -l words (commandline -opc)
+    set -l i (contains -i -- --root $words); and set -a ask --root (string replace -r '^~/' "$HOME/" -- $words[(math $i + 1)])
+    nearby $ask 2>/dev/null
 end

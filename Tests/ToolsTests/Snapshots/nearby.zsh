@@ -51,7 +51,7 @@ _nearby() {
                 send)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
-                        '--to[a paired device'\''s name (reached at its last address) or an address]:DEVICE|HOST\:PORT: ' \
+                        '--to[a paired device'\''s name (reached at its last address) or an address]:DEVICE|HOST\:PORT:_nearby_values paired-devices' \
                         '--app[the app on the other device that should get the files]:BUNDLE-ID:_nearby_apps' \
                         '--from[the sending app named in the open request (default org.document-interchange.nearby)]:BUNDLE-ID:_nearby_apps' \
                         '--fingerprint[the certificate the receiver must present, for an unpaired device (else it must be paired)]:HEX: ' \
@@ -101,7 +101,7 @@ _nearby() {
                         '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
                         '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
                         '--version[print the version]' \
-                        '*:file:_files' ;;
+                        '*:DEVICE:_nearby_values paired-devices' ;;
                 activities)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
@@ -113,7 +113,7 @@ _nearby() {
                         '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
                         '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
                         '--version[print the version]' \
-                        '*:file:_files' ;;
+                        '*:DEVICE:_nearby_values paired-devices' ;;
                 continue)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
@@ -127,7 +127,7 @@ _nearby() {
                         '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
                         '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
                         '--version[print the version]' \
-                        '*:file:_files' ;;
+                        '*:DEVICE:_nearby_values paired-devices' ;;
                 streams)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
@@ -139,14 +139,14 @@ _nearby() {
                         '--no-discovery[neither announce nor look for devices\: only addresses (--to HOST\:PORT, the last one paired)]' \
                         '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
                         '--version[print the version]' \
-                        '*:file:_files' ;;
+                        '*:DEVICE:_nearby_values paired-devices' ;;
                 unpair)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
                         '--json[JSON output (send and receive\: one event per line)]' \
                         '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
                         '--version[print the version]' \
-                        '*:file:_files' ;;
+                        '*:DEVICE:_nearby_values paired-devices' ;;
                 *)
                     _arguments -s \
                         '--root[the device root (else $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder)]:directory:_files -/' \
@@ -170,5 +170,19 @@ _nearby_apps() {
         apps+=("$(plutil -extract CFBundleIdentifier raw -o - "$app" 2>/dev/null)")
     done
     compadd -- ${apps:#}
+}
+# The values nearby lists for a source (nearby --complete-values SOURCE [--root ROOT], the
+# device root named on the command line), one a line. The source is the last argument:
+# _arguments puts its compadd options (group, explanation) before it, passed on to compadd.
+_nearby_values() {
+    local root="" i
+    local -a ask values
+    ask=(--complete-values "${@[-1]}")
+    i=${_nearby_words[(I)--root]}
+    (( i > 0 )) && root=${_nearby_words[i+1]}
+    [[ $root == '~/'* ]] && root=$HOME/${root#'~/'}
+    [[ -n $root ]] && ask+=(--root "$root")
+    values=("${(@f)$(nearby "${ask[@]}" 2>/dev/null)}")
+    compadd "${@[1,-2]}" -- ${values:#}
 }
 _nearby "$@"
