@@ -14,6 +14,9 @@ let nearbySpec: ToolSpec = {
     let json = OptionSpec("--json", help: "JSON output (send and receive: one event per line)")
     let name = OptionSpec("--name", value: .text("NAME"), help: "the name this device gives itself (default: the host name)")
     let port = OptionSpec("--port", value: .integer(0...65535), help: "the TCP port (default \(defaultPort); 0: any free port, printed)")
+    // The waiting side of pairing listens beside a receiver, one port up (NearbyTool.pair).
+    let pairPort = OptionSpec("--port", value: .integer(0...65535),
+                              help: "the TCP port the waiting device (--wait, --show-code) listens on (default \(defaultPort + 1); 0: any free port, printed)")
     // Completed with the names in ROOT/Nearby/Paired.plist (NearbyCompletions).
     let device = OperandKind.values(.completed(placeholder: "DEVICE", source: NearbyCompletions.pairedDevices))
     let interface = OptionSpec("--interface", value: .text("IFACE"), repeatable: true,
@@ -76,7 +79,7 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--show-code", help: "print a one-time code and wait for a device to pair with it (findable by name meanwhile)"),
                 OptionSpec("--code", value: .text("CODE"), help: "the code the other device shows"),
                 OptionSpec("--to", value: .text("HOST:PORT"), help: "where the waiting device listens (else DEVICE is looked for by name)"),
-                port, name, json, interface, noDiscovery,
+                pairPort, name, json, interface, noDiscovery,
             ], operandCount: 0...1, operandKind: device),
             VerbSpec("activities", operands: "[DEVICE]", summary: "the activities paired devices offer for Handoff: each paired device in reach, or DEVICE (a paired device's name, or HOST:PORT)", options: [
                 OptionSpec("--watch", help: "keep watching: print a device's offers again each time they change"),
@@ -102,7 +105,7 @@ let nearbySpec: ToolSpec = {
         options: [root],
         examples: [
             ("nearby identity", "this device's fingerprint"),
-            ("nearby pair --wait", "on one device: wait to pair"),
+            ("nearby pair --wait --name laptop", "on one device: wait to pair, findable as laptop (without --name, by its host name)"),
             ("nearby pair laptop", "on the other: pair with it (both show six digits to compare)"),
             ("nearby activities --watch", "what the paired devices in reach are doing, as it changes (Handoff)"),
             ("nearby continue laptop", "continue here what the laptop's user is doing (Handoff)"),

@@ -1,8 +1,9 @@
 import Testing
 import ToolSupport
 
-/// What the declaration says beyond parsing, for completions: what a verb's operands are, and the
-/// sources of the values a tool lists for its completion scripts (`--complete-values`).
+/// What the declaration says beyond parsing, for help, the man page and completions: each verb's
+/// options as that verb declares them, what its operands are, and the sources of the values a
+/// tool lists for its completion scripts (`--complete-values`).
 @Suite struct DeclarationTests {
     static let spec = ToolSpec(
         name: "demo", summary: "a tool for the declaration's tests",
@@ -14,6 +15,12 @@ import ToolSupport
                           operandCount: 0...1, operandKind: .values(.completed(placeholder: "PEER", source: "peers"))),
                 VerbSpec("send", operands: "FILE...", summary: "send", operandCount: 1...9)],
         options: [OptionSpec("--root", value: .directory, help: "the root")])
+
+    @Test func oneNameDeclaredTwiceIsTwoEntriesSideBySide() {
+        let entries = Self.spec.verbOptions.map { ($0.option.help, $0.verbs) }
+        #expect(entries.map(\.0) == ["default 1", "default 2", "JSON", "whom"])
+        #expect(entries.map(\.1) == [["serve"], ["join"], ["serve", "join"], ["join"]])
+    }
 
     @Test func operandsAreFilesUnlessTheVerbTakesNoneOrSaysOtherwise() {
         #expect(Self.spec.verb("serve")?.operandKind == .nothing)

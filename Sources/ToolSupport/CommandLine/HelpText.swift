@@ -11,18 +11,10 @@ package enum HelpText {
         }
         let options = spec.options + ToolSpec.standardOptions
         out += "\nOptions\(spec.verbs.isEmpty ? "" : " (before or after the verb)"):\n" + table(options.map { ($0.usage, $0.help) })
-        let verbOptions = spec.verbs.filter { !$0.options.isEmpty }
+        let verbOptions = spec.verbOptions
         if !verbOptions.isEmpty {
             out += "\nOptions of one verb (see \(spec.name) help VERB):\n"
-            var listed: Set<String> = []
-            var rows: [(String, String)] = []
-            for verb in verbOptions {
-                for option in verb.options where listed.insert(option.name).inserted {
-                    let users = spec.verbs.filter { $0.options.contains { $0.name == option.name } }.map(\.name)
-                    rows.append((option.usage, option.help + " [" + users.joined(separator: ", ") + "]"))
-                }
-            }
-            out += table(rows)
+            out += table(verbOptions.map { ($0.option.usage, $0.option.help + " [" + $0.verbs.joined(separator: ", ") + "]") })
         }
         for paragraph in spec.discussion { out += "\n" + wrap(paragraph) + "\n" }
         if !spec.exitStatus.isEmpty {

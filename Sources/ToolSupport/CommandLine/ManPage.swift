@@ -19,8 +19,16 @@ package enum ManPage {
             }
         }
         out += ".SH OPTIONS\n"
-        for option in spec.allOptions + ToolSpec.standardOptions {
+        for option in spec.options + ToolSpec.standardOptions {
             out += ".TP\n.B \(escape(option.usage))\n\(escape(option.help))\n"
+        }
+        // Each verb's options with their own help: one name may mean different things to two verbs.
+        let verbOptions = spec.verbOptions
+        if !verbOptions.isEmpty {
+            out += ".SS \"Options of one verb\"\n"
+            for (option, verbs) in verbOptions {
+                out += ".TP\n.B \(escape(option.usage))\n\(escape(option.help + " [" + verbs.joined(separator: ", ") + "]"))\n"
+            }
         }
         if !spec.exitStatus.isEmpty {
             out += ".SH EXIT STATUS\n"

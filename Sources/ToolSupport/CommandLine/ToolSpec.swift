@@ -49,12 +49,37 @@ package struct ToolSpec: Sendable {
     /// The options that apply with `verb` (the tool's own and the verb's).
     package func options(for verb: VerbSpec?) -> [OptionSpec] { options + (verb?.options ?? []) }
 
-    /// Every option of the tool, each once (for completions and the man page).
+    /// Every option name of the tool, each once, as first declared (for parsing an option given
+    /// before its verb, and for checking names). Not for what an option means: two verbs may
+    /// declare one name differently (``verbOptions``).
     package var allOptions: [OptionSpec] {
         var seen: Set<String> = []
         var result: [OptionSpec] = []
         for option in options + verbs.flatMap(\.options) where seen.insert(option.name).inserted { result.append(option) }
         return result
+    }
+
+    /// Each distinct declaration of a verb's option, with the verbs that declare it, for `--help`
+    /// and the man page. One name declared differently by two verbs (`--port` whose default
+    /// differs, `--localsend` a flag for one verb and a choice for another) is two entries, next
+    /// to each other; listed by name alone, one verb's help stood for both.
+    package var verbOptions: [(option: OptionSpec, verbs: [String])] {
+        var entries: [(option: OptionSpec, verbs: [String])] = []
+        for verb in verbs {
+            for option in verb.options {
+                if let i = entries.firstIndex(where: { $0.option.usage == option.usage && $0.option.help == option.help }) {
+                    entries[i].verbs.append(verb.name)
+                } else {
+                    entries.append((option, [verb.name]))
+                }
+            }
+        }
+        // By the first appearance of each name, so that a name's declarations stand together.
+        let names = entries.map(\.option.name)
+        return entries.enumerated().sorted {
+            let (a, b) = (names.firstIndex(of: $0.element.option.name)!, names.firstIndex(of: $1.element.option.name)!)
+            return a != b ? a < b : $0.offset < $1.offset
+        }.map(\.element)
     }
 
     /// Every kind of value the tool takes, in declaration order: its options' values (its own

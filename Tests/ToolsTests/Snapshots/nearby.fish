@@ -51,7 +51,7 @@ complete -c nearby -n '__fish_seen_subcommand_from pair' -l wait -d 'wait for a 
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l show-code -d 'print a one-time code and wait for a device to pair with it (findable by name meanwhile)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l code -x -d 'the code the other device shows'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l to -x -d 'where the waiting device listens (else DEVICE is looked for by name)'
-complete -c nearby -n '__fish_seen_subcommand_from pair' -l port -x -d 'the TCP port (default 53400; 0: any free port, printed)'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l port -x -d 'the TCP port the waiting device (--wait, --show-code) listens on (default 53401; 0: any free port, printed)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l name -x -d 'the name this device gives itself (default: the host name)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'

@@ -94,7 +94,7 @@ _nearby() {
                         '--show-code[print a one-time code and wait for a device to pair with it (findable by name meanwhile)]' \
                         '--code[the code the other device shows]:CODE: ' \
                         '--to[where the waiting device listens (else DEVICE is looked for by name)]:HOST\:PORT: ' \
-                        '--port[the TCP port (default 53400; 0\: any free port, printed)]:N: ' \
+                        '--port[the TCP port the waiting device (--wait, --show-code) listens on (default 53401; 0\: any free port, printed)]:N: ' \
                         '--name[the name this device gives itself (default\: the host name)]:NAME: ' \
                         '--json[JSON output (send and receive\: one event per line)]' \
                         '*--interface[announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable]:IFACE: ' \
