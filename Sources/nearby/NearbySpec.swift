@@ -114,5 +114,29 @@ let nearbySpec: ToolSpec = {
             ("nearby send report.pdf --to laptop --app com.example.reader", "into the reader app on the laptop"),
         ],
         exitStatus: [(0, "done: every item delivered"), (1, "declined, refused or not every item delivered"), (2, "usage errors and failures")],
-        seeAlso: ["openin(1)", "inboxd(1)", "docs/nearby.md"])
+        seeAlso: ["openin(1)", "inboxd(1)", "docs/nearby.md"],
+        // What NearbyFolder, Outbox, LocalSendPeers, CurrentActivities and DownloadFolder name.
+        files: [
+            ("ROOT/Nearby/", "the device's nearby state (0700); ROOT is the device root (--root)"),
+            ("ROOT/Nearby/identity-key.pem", "this device's P-256 private key (0600), made on first use, replaced by identity --rotate"),
+            ("ROOT/Nearby/identity-cert.der", "its self-signed certificate (0600): its SHA-256 is the device's fingerprint"),
+            ("ROOT/Nearby/Paired.plist", "the paired devices: each one's name, pinned fingerprint and last address (0600)"),
+            ("ROOT/Nearby/InReach.plist", "the paired devices a running receiver sees in reach (0600)"),
+            ("ROOT/Nearby/Spool/", "items being received, kept for resuming until delivered"),
+            ("ROOT/Nearby/Outbox/", "unfinished sends: the same items sent again to the same device resume the same transfer"),
+            ("ROOT/Nearby/LocalSend.plist", "the LocalSend devices sent to: alias, address and the certificate each first presented (0600; --new-certificate accepts a changed one)"),
+            ("ROOT/Handoff/Current/", "the activities this device's apps offer (Handoff), which the receiver tells paired devices"),
+            ("$XDG_CONFIG_HOME/user-dirs.dirs", "XDG_DOWNLOAD_DIR there is the download folder, where items no app takes go (else ~/Downloads; --downloads overrides)"),
+        ],
+        // What nearby and the libraries it calls read (Environment.value, and libdbus for avahi).
+        environment: [
+            ("DOCUMENT_INTERCHANGE_ROOT", "the device root when --root is not given"),
+            ("XDG_DATA_HOME", "the device root when neither is given: $XDG_DATA_HOME/document-interchange (else ~/.local/share/document-interchange)"),
+            ("HOME", "the home folder, for the defaults above and below"),
+            ("XDG_CONFIG_HOME", "where user-dirs.dirs is read (else ~/.config)"),
+            ("XDG_CACHE_HOME", "where the type registry of a device root not yet made is kept (else ~/.cache)"),
+            ("DOCUMENT_INTERCHANGE_CATALOG", "a type catalog folder to use before the device root's UTIs/ and the installed one"),
+            ("DBUS_SESSION_BUS_ADDRESS", "the session bus (else $XDG_RUNTIME_DIR/bus) on which a receiver with no terminal (or --json) asks the desktop about an unpaired sender; with neither, such asks are declined unless --auto-accept"),
+            ("DBUS_SYSTEM_BUS_ADDRESS", "the system bus on which avahi-daemon is reached for DNS-SD (read by libdbus); without a daemon, nearby answers mDNS itself"),
+        ])
 }()

@@ -4,8 +4,8 @@ import Testing
 
 /// `--help`, `help VERB` and the man page say what each verb's options mean to that verb (one
 /// name may mean two things: nearby's `--port` defaults differ for receive and pair, its
-/// `--localsend` is a flag for send and a choice for receive); groff renders every page without
-/// a warning.
+/// `--localsend` is a flag for send and a choice for receive), and the man page names the files
+/// and environment variables the tool reads; groff renders every page without a warning.
 @Suite struct HelpAndManPageTests {
     static var nearby: String { TestSupport.productsDirectory.appendingPathComponent("nearby").path }
 
@@ -31,7 +31,7 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--port takes a whole number from 0 to 65535"), "\(bad.stderr)")
     }
 
-    @Test func theManPageListsEachVerbsOptions() throws {
+    @Test func theManPageListsEachVerbsOptionsFilesAndEnvironment() throws {
         let folder = try TestSupport.temporaryDirectory()
         let page = folder.appendingPathComponent("nearby.1")
         try TestSupport.run(Self.nearby, ["--generate-man"]).stdout.write(to: page)
@@ -42,7 +42,7 @@ import Testing
         // Lines long enough that nothing wraps or is hyphenated.
         let rendered = try TestSupport.run("/usr/bin/groff", ["-man", "-rLL=1000n", "-Tascii", "-P-cbou", page.path]).out
         let lines = rendered.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        for section in ["OPTIONS", "EXIT STATUS", "EXAMPLES"] {
+        for section in ["OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
             #expect(lines.contains(section), "\(section)")
         }
         let text = Self.flat(rendered)
@@ -53,10 +53,18 @@ import Testing
                     "--port N the TCP port the waiting device (--wait, --show-code) listens on (default 53401; 0: any free port, printed) [pair]"] {
             #expect(text.contains(row), "\(row)")
         }
+        for name in ["ROOT/Nearby/identity-key.pem", "ROOT/Nearby/identity-cert.der", "ROOT/Nearby/Paired.plist", "ROOT/Nearby/Spool/",
+                     "ROOT/Nearby/InReach.plist", "ROOT/Nearby/Outbox/", "ROOT/Nearby/LocalSend.plist", "$XDG_CONFIG_HOME/user-dirs.dirs XDG_DOWNLOAD_DIR",
+                     "DOCUMENT_INTERCHANGE_ROOT the device root", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"] {
+            #expect(text.contains(name), "\(name)")
+        }
+        // --help shows them too.
+        let help = try TestSupport.run(Self.nearby, ["--help"]).out
+        #expect(help.contains("\nEnvironment:\n  DOCUMENT_INTERCHANGE_ROOT") && help.contains("\nFiles:\n  ROOT/Nearby/"), "\(help)")
         // man itself reads it without complaint.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/man") {
             let man = try TestSupport.run("/usr/bin/man", ["-l", page.path], environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100"])
-            #expect(man.status == 0 && man.stderr.isEmpty && man.out.contains("OPTIONS"), "\(man.stderr)")
+            #expect(man.status == 0 && man.stderr.isEmpty && man.out.contains("FILES"), "\(man.stderr)")
         }
     }
 

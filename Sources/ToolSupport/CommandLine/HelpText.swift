@@ -1,6 +1,7 @@
 /// `--help` and `help VERB`, made from the tool's declaration.
 package enum HelpText {
-    /// The tool's help: summary, usage, verbs, options, discussion, examples, exit status.
+    /// The tool's help: summary, usage, verbs, options, discussion, exit status, environment,
+    /// files, examples.
     package static func tool(_ spec: ToolSpec) -> String {
         var out = "\(spec.name): \(spec.summary)\n\nUsage:\n"
         if let operands = spec.operands { out += "  \(spec.name) [OPTIONS] \(operands)\n" }
@@ -20,6 +21,8 @@ package enum HelpText {
         if !spec.exitStatus.isEmpty {
             out += "\nExit status: " + spec.exitStatus.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ") + ".\n"
         }
+        if !spec.environment.isEmpty { out += "\nEnvironment:\n" + table(spec.environment.map { ($0.name, $0.meaning) }) }
+        if !spec.files.isEmpty { out += "\nFiles:\n" + table(spec.files.map { ($0.path, $0.meaning) }) }
         if !spec.examples.isEmpty {
             out += "\nExamples:\n" + spec.examples.map { "  \($0.command)\n      \($0.meaning)\n" }.joined()
         }

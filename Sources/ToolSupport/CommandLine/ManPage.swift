@@ -34,6 +34,14 @@ package enum ManPage {
             out += ".SH EXIT STATUS\n"
             for (status, meaning) in spec.exitStatus { out += ".TP\n.B \(status)\n\(escape(meaning))\n" }
         }
+        if !spec.environment.isEmpty {
+            out += ".SH ENVIRONMENT\n"
+            for (name, meaning) in spec.environment { out += ".TP\n.B \(escape(name))\n\(escape(meaning))\n" }
+        }
+        if !spec.files.isEmpty {
+            out += ".SH FILES\n"
+            for (path, meaning) in spec.files { out += ".TP\n.I \(escape(path))\n\(escape(meaning))\n" }
+        }
         if !spec.examples.isEmpty {
             out += ".SH EXAMPLES\n"
             for (command, meaning) in spec.examples { out += ".TP\n.B \(escape(command))\n\(escape(meaning))\n" }

@@ -22,6 +22,11 @@ package struct ToolSpec: Sendable {
     package var exitStatus: [(status: Int32, meaning: String)]
     /// Related documents and tools.
     package var seeAlso: [String]
+    /// The files the tool reads or writes, each with what it holds (the man page's FILES).
+    package var files: [(path: String, meaning: String)]
+    /// The environment variables the tool reads, each with what it changes (the man page's
+    /// ENVIRONMENT).
+    package var environment: [(name: String, meaning: String)]
     /// The exit status of a command line that does not parse (2; Apple's plutil uses 1).
     package var usageErrorStatus: Int32 = 2
     /// Whether `help [VERB]` as the first word asks for help (a tool whose operands are files
@@ -31,7 +36,8 @@ package struct ToolSpec: Sendable {
     /// A tool declaration.
     package init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
                 operands: String? = nil, examples: [(command: String, meaning: String)] = [],
-                exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = []) {
+                exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = [],
+                files: [(path: String, meaning: String)] = [], environment: [(name: String, meaning: String)] = []) {
         self.name = name
         self.summary = summary
         self.discussion = discussion
@@ -41,6 +47,8 @@ package struct ToolSpec: Sendable {
         self.examples = examples
         self.exitStatus = exitStatus
         self.seeAlso = seeAlso
+        self.files = files
+        self.environment = environment
     }
 
     /// The verb named `name`.
