@@ -8,7 +8,7 @@ import ToolSupport
 // faulted in afresh for every frame (HeapPolicy says what it measured).
 HeapPolicy.keepOnHeap(blocksUpTo: 4 << 20, retaining: 32 << 20)
 
-ToolMain.run(nearbySpec, options: NearbyOption.self, verbs: NearbyVerb.self) { command in
+ToolMain.run(nearbySpec, options: NearbyOption.self, verbs: NearbyVerb.self, values: { NearbyCompletions.values($0) }) { command in
     let tool = NearbyTool(command)
     do {
         return try tool.run()

@@ -1,6 +1,7 @@
 /// `--help` and `help VERB`, made from the tool's declaration.
 package enum HelpText {
-    /// The tool's help: summary, usage, verbs, options, discussion, examples, exit status.
+    /// The tool's help: summary, usage, verbs, options, discussion, exit status, environment,
+    /// files, examples.
     package static func tool(_ spec: ToolSpec) -> String {
         var out = "\(spec.name): \(spec.summary)\n\nUsage:\n"
         if let operands = spec.operands { out += "  \(spec.name) [OPTIONS] \(operands)\n" }
@@ -11,23 +12,17 @@ package enum HelpText {
         }
         let options = spec.options + ToolSpec.standardOptions
         out += "\nOptions\(spec.verbs.isEmpty ? "" : " (before or after the verb)"):\n" + table(options.map { ($0.usage, $0.help) })
-        let verbOptions = spec.verbs.filter { !$0.options.isEmpty }
+        let verbOptions = spec.verbOptions
         if !verbOptions.isEmpty {
             out += "\nOptions of one verb (see \(spec.name) help VERB):\n"
-            var listed: Set<String> = []
-            var rows: [(String, String)] = []
-            for verb in verbOptions {
-                for option in verb.options where listed.insert(option.name).inserted {
-                    let users = spec.verbs.filter { $0.options.contains { $0.name == option.name } }.map(\.name)
-                    rows.append((option.usage, option.help + " [" + users.joined(separator: ", ") + "]"))
-                }
-            }
-            out += table(rows)
+            out += table(verbOptions.map { ($0.option.usage, $0.option.help + " [" + $0.verbs.joined(separator: ", ") + "]") })
         }
         for paragraph in spec.discussion { out += "\n" + wrap(paragraph) + "\n" }
         if !spec.exitStatus.isEmpty {
             out += "\nExit status: " + spec.exitStatus.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ") + ".\n"
         }
+        if !spec.environment.isEmpty { out += "\nEnvironment:\n" + table(spec.environment.map { ($0.name, $0.meaning) }) }
+        if !spec.files.isEmpty { out += "\nFiles:\n" + table(spec.files.map { ($0.path, $0.meaning) }) }
         if !spec.examples.isEmpty {
             out += "\nExamples:\n" + spec.examples.map { "  \($0.command)\n      \($0.meaning)\n" }.joined()
         }

@@ -19,12 +19,28 @@ package enum ManPage {
             }
         }
         out += ".SH OPTIONS\n"
-        for option in spec.allOptions + ToolSpec.standardOptions {
+        for option in spec.options + ToolSpec.standardOptions {
             out += ".TP\n.B \(escape(option.usage))\n\(escape(option.help))\n"
+        }
+        // Each verb's options with their own help: one name may mean different things to two verbs.
+        let verbOptions = spec.verbOptions
+        if !verbOptions.isEmpty {
+            out += ".SS \"Options of one verb\"\n"
+            for (option, verbs) in verbOptions {
+                out += ".TP\n.B \(escape(option.usage))\n\(escape(option.help + " [" + verbs.joined(separator: ", ") + "]"))\n"
+            }
         }
         if !spec.exitStatus.isEmpty {
             out += ".SH EXIT STATUS\n"
             for (status, meaning) in spec.exitStatus { out += ".TP\n.B \(status)\n\(escape(meaning))\n" }
+        }
+        if !spec.environment.isEmpty {
+            out += ".SH ENVIRONMENT\n"
+            for (name, meaning) in spec.environment { out += ".TP\n.B \(escape(name))\n\(escape(meaning))\n" }
+        }
+        if !spec.files.isEmpty {
+            out += ".SH FILES\n"
+            for (path, meaning) in spec.files { out += ".TP\n.I \(escape(path))\n\(escape(meaning))\n" }
         }
         if !spec.examples.isEmpty {
             out += ".SH EXAMPLES\n"

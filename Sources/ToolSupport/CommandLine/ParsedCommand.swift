@@ -166,7 +166,7 @@ extension ToolSpec {
             guard let n = Int64(value), range.contains(n) else { throw UsageError("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'") }
         case .number(let name):
             guard let n = Double(value), n > 0, n.isFinite else { throw UsageError("\(option) takes a positive number (\(name)), not '\(value)'") }
-        case .text, .file, .directory, .typedValue, .bundleIdentifier:
+        case .text, .file, .directory, .typedValue, .bundleIdentifier, .completed:
             guard !value.isEmpty else { throw UsageError("\(option) needs a value that is not empty") }
         }
     }

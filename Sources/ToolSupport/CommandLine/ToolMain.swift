@@ -1,8 +1,9 @@
 import SystemCalls
 
 /// The entry every tool goes through: `--version`, `help [VERB]`, `--help`, the man page and
-/// completion scripts (`--generate-man`, `--generate-completion SHELL`, for the installer), usage
-/// errors (status 2, naming the offending word) — then the tool's own body.
+/// completion scripts (`--generate-man`, `--generate-completion SHELL`, for the installer), the
+/// values those scripts ask for (`--complete-values SOURCE`), usage errors (status 2, naming the
+/// offending word) — then the tool's own body.
 package enum ToolMain {
     /// The release of the toolkit, printed by `--version` and written into man pages.
     package static let version = "0.5.0"
@@ -18,7 +19,11 @@ package enum ToolMain {
     ///   - options: the tool's option names; `--check-names` (before parsing) reports any the
     ///     spec does not declare, or declared options without a name, and exits 1 (0 when they agree).
     ///   - verbs: the tool's verb names, checked the same way.
+    ///   - values: lists the values of the sources the spec declares
+    ///     (``ValueKind/completed(placeholder:source:)``) for `--complete-values SOURCE
+    ///     [--root ROOT]`, which the completion scripts run; `nil` lists none.
     package static func run<O: OptionName, V: VerbName>(_ spec: ToolSpec, options: O.Type, verbs: V.Type,
+                                                       values: CompletionValuesProvider? = nil,
                                                        _ body: @Sendable (ToolCommand<O, V>) -> Int32) -> Never {
         let arguments = ProcessArguments.afterProgramName()
         if arguments.first == "--check-names" {
@@ -37,6 +42,16 @@ package enum ToolMain {
                 exitProcess(2)
             }
             Output.text(script)
+            exitProcess(0)
+        }
+        if arguments.first == CompletionValues.option {
+            guard let request = CompletionValues.request(arguments.dropFirst(), of: spec) else {
+                let sources = spec.completedSources
+                Output.error("\(spec.name): \(CompletionValues.option) takes " + (sources.isEmpty ? "no source: \(spec.name) completes nothing by asking itself"
+                                                                              : "one of \(sources.joined(separator: ", ")), then optionally --root ROOT"))
+                exitProcess(2)
+            }
+            Output.text(CompletionValues.text(values?(request) ?? []))
             exitProcess(0)
         }
         let command: ParsedCommand

@@ -22,6 +22,11 @@ package struct ToolSpec: Sendable {
     package var exitStatus: [(status: Int32, meaning: String)]
     /// Related documents and tools.
     package var seeAlso: [String]
+    /// The files the tool reads or writes, each with what it holds (the man page's FILES).
+    package var files: [(path: String, meaning: String)]
+    /// The environment variables the tool reads, each with what it changes (the man page's
+    /// ENVIRONMENT).
+    package var environment: [(name: String, meaning: String)]
     /// The exit status of a command line that does not parse (2; Apple's plutil uses 1).
     package var usageErrorStatus: Int32 = 2
     /// Whether `help [VERB]` as the first word asks for help (a tool whose operands are files
@@ -31,7 +36,8 @@ package struct ToolSpec: Sendable {
     /// A tool declaration.
     package init(name: String, summary: String, discussion: [String] = [], verbs: [VerbSpec] = [], options: [OptionSpec] = [],
                 operands: String? = nil, examples: [(command: String, meaning: String)] = [],
-                exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = []) {
+                exitStatus: [(status: Int32, meaning: String)] = [], seeAlso: [String] = [],
+                files: [(path: String, meaning: String)] = [], environment: [(name: String, meaning: String)] = []) {
         self.name = name
         self.summary = summary
         self.discussion = discussion
@@ -41,6 +47,8 @@ package struct ToolSpec: Sendable {
         self.examples = examples
         self.exitStatus = exitStatus
         self.seeAlso = seeAlso
+        self.files = files
+        self.environment = environment
     }
 
     /// The verb named `name`.
@@ -49,12 +57,58 @@ package struct ToolSpec: Sendable {
     /// The options that apply with `verb` (the tool's own and the verb's).
     package func options(for verb: VerbSpec?) -> [OptionSpec] { options + (verb?.options ?? []) }
 
-    /// Every option of the tool, each once (for completions and the man page).
+    /// Every option name of the tool, each once, as first declared (for parsing an option given
+    /// before its verb, and for checking names). Not for what an option means: two verbs may
+    /// declare one name differently (``verbOptions``).
     package var allOptions: [OptionSpec] {
         var seen: Set<String> = []
         var result: [OptionSpec] = []
         for option in options + verbs.flatMap(\.options) where seen.insert(option.name).inserted { result.append(option) }
         return result
+    }
+
+    /// Each distinct declaration of a verb's option, with the verbs that declare it, for `--help`
+    /// and the man page. One name declared differently by two verbs (`--port` whose default
+    /// differs, `--localsend` a flag for one verb and a choice for another) is two entries, next
+    /// to each other; listed by name alone, one verb's help stood for both.
+    package var verbOptions: [(option: OptionSpec, verbs: [String])] {
+        var entries: [(option: OptionSpec, verbs: [String])] = []
+        for verb in verbs {
+            for option in verb.options {
+                if let i = entries.firstIndex(where: { $0.option.usage == option.usage && $0.option.help == option.help }) {
+                    entries[i].verbs.append(verb.name)
+                } else {
+                    entries.append((option, [verb.name]))
+                }
+            }
+        }
+        // By the first appearance of each name, so that a name's declarations stand together.
+        let names = entries.map(\.option.name)
+        return entries.enumerated().sorted {
+            let (a, b) = (names.firstIndex(of: $0.element.option.name)!, names.firstIndex(of: $1.element.option.name)!)
+            return a != b ? a < b : $0.offset < $1.offset
+        }.map(\.element)
+    }
+
+    /// Every kind of value the tool takes, in declaration order: its options' values (its own
+    /// and each verb's), its verbs' arguments and operands (what the completion scripts complete).
+    package var valueKinds: [ValueKind] {
+        var kinds = (options + ToolSpec.standardOptions).compactMap(\.value)
+        for verb in verbs {
+            kinds += verb.options.compactMap(\.value) + verb.arguments.map(\.kind)
+            if case .values(let kind) = verb.operandKind { kinds.append(kind) }
+        }
+        return kinds
+    }
+
+    /// The sources of the values the tool lists for its completion scripts
+    /// (``ValueKind/completed(placeholder:source:)``), each once, in declaration order.
+    package var completedSources: [String] {
+        var sources: [String] = []
+        for kind in valueKinds {
+            if case .completed(_, let source) = kind, !sources.contains(source) { sources.append(source) }
+        }
+        return sources
     }
 
     /// The options every tool answers, besides its own.
@@ -84,15 +138,20 @@ package struct VerbSpec: Sendable {
     package var arguments: [ArgumentSpec] = []
     /// The words its first operand is one of (`openin default set|get|unset|list`), for completion.
     package var subverbs: [String] = []
+    /// What its operands are, for completion (after its subverb, if it has subverbs).
+    package var operandKind: OperandKind
 
     /// `NAME ARGUMENT… OPERANDS`, for usage lines.
     package var usage: String {
         ([name] + arguments.map(\.name) + (operands.isEmpty ? [] : [operands])).joined(separator: " ")
     }
 
-    /// A verb.
+    /// A verb. Its operands complete as files unless `operandKind` says otherwise, or
+    /// `operandCount` says it takes none.
     package init(_ name: String, arguments: [ArgumentSpec] = [], operands: String = "", summary: String, discussion: [String] = [],
-                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = []) {
+                options: [OptionSpec] = [], operandCount: ClosedRange<Int> = 0...Int.max, aliases: [String] = [], subverbs: [String] = [],
+                operandKind: OperandKind? = nil) {
+        self.operandKind = operandKind ?? (operandCount.upperBound == 0 ? .nothing : .values(.file))
         self.arguments = arguments
         self.subverbs = subverbs
         self.name = name
@@ -103,6 +162,15 @@ package struct VerbSpec: Sendable {
         self.operandCount = operandCount
         self.aliases = aliases
     }
+}
+
+/// What a verb's operands are, for completion: a verb that takes none offers nothing (not the
+/// file names a shell offers by default), one that takes paired devices offers their names.
+package enum OperandKind: Sendable, Hashable {
+    /// Nothing to offer (the verb takes no operands, or words no list could hold).
+    case nothing
+    /// Values of this kind (`.file` for files).
+    case values(ValueKind)
 }
 
 /// A value a verb takes right after it.
@@ -138,6 +206,11 @@ package enum ValueKind: Sendable, Hashable {
     case typedValue(withText: [String], bare: [String])
     /// An app's bundle identifier: completed from the apps registered on the device root.
     case bundleIdentifier
+    /// Text shown as `placeholder`, completed with what the tool itself lists for `source` at
+    /// completion time (`TOOL --complete-values SOURCE [--root ROOT]`, answered by the provider
+    /// the tool gives ``ToolMain``): values only the tool can read, such as nearby's paired
+    /// devices. `source` is one word of letters, digits and dashes (it is written into scripts).
+    case completed(placeholder: String, source: String)
 
     /// Whether this is a typed value (`-TYPE VALUE`).
     package var isTyped: Bool { if case .typedValue = self { true } else { false } }
@@ -152,6 +225,7 @@ package enum ValueKind: Sendable, Hashable {
         case .integer: "N"
         case .typedValue: "-TYPE VALUE"
         case .bundleIdentifier: "BUNDLE-ID"
+        case .completed(let placeholder, _): placeholder
         }
     }
 }

@@ -25,4 +25,5 @@ complete -c defaults -n '__fish_seen_subcommand_from write' -o dict -d 'the valu
 complete -c defaults -n '__fish_seen_subcommand_from write' -o dict-add -d 'add the KEY VALUE pairs that follow to the dictionary at KEY'
 complete -c defaults -n '__fish_seen_subcommand_from write' -l new-domain -d 'create the domain when it is neither a registered app, an App Group one of them is in, nor a domain that holds defaults (a typo creates nothing)'
 complete -c defaults -n '__fish_seen_subcommand_from import' -l new-domain -d 'create the domain when it is neither a registered app, an App Group one of them is in, nor a domain that holds defaults (a typo creates nothing)'
-complete -c defaults -n 'not __fish_use_subcommand' -F
+complete -c defaults -n '__fish_seen_subcommand_from domains' -f
+complete -c defaults -n '__fish_seen_subcommand_from read read-type write delete rename find export import' -F

@@ -20,4 +20,4 @@ complete -c inboxd -n '__fish_seen_subcommand_from once' -l log-level -x -a 'tra
 complete -c inboxd -n '__fish_seen_subcommand_from status' -l json -d 'JSON output'
 complete -c inboxd -n '__fish_seen_subcommand_from history' -l json -d 'JSON output'
 complete -c inboxd -n '__fish_seen_subcommand_from recover' -l json -d 'JSON output'
-complete -c inboxd -n 'not __fish_use_subcommand' -F
+complete -c inboxd -n '__fish_seen_subcommand_from run once status history recover' -f

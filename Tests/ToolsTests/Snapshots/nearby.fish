@@ -19,7 +19,7 @@ complete -c nearby -n '__fish_seen_subcommand_from list' -l json -d 'JSON output
 complete -c nearby -n '__fish_seen_subcommand_from list' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from list' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from status' -l json -d 'JSON output (send and receive: one event per line)'
-complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -d 'a paired device\'s name (reached at its last address) or an address'
+complete -c nearby -n '__fish_seen_subcommand_from send' -l to -x -a '(___nearby_values paired-devices)' -d 'a paired device\'s name (reached at its last address) or an address'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l app -x -a '(___nearby_apps)' -d 'the app on the other device that should get the files'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l from -x -a '(___nearby_apps)' -d 'the sending app named in the open request (default org.document-interchange.nearby)'
 complete -c nearby -n '__fish_seen_subcommand_from send' -l fingerprint -x -d 'the certificate the receiver must present, for an unpaired device (else it must be paired)'
@@ -51,7 +51,7 @@ complete -c nearby -n '__fish_seen_subcommand_from pair' -l wait -d 'wait for a 
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l show-code -d 'print a one-time code and wait for a device to pair with it (findable by name meanwhile)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l code -x -d 'the code the other device shows'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l to -x -d 'where the waiting device listens (else DEVICE is looked for by name)'
-complete -c nearby -n '__fish_seen_subcommand_from pair' -l port -x -d 'the TCP port (default 53400; 0: any free port, printed)'
+complete -c nearby -n '__fish_seen_subcommand_from pair' -l port -x -d 'the TCP port the waiting device (--wait, --show-code) listens on (default 53401; 0: any free port, printed)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l name -x -d 'the name this device gives itself (default: the host name)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l json -d 'JSON output (send and receive: one event per line)'
 complete -c nearby -n '__fish_seen_subcommand_from pair' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
@@ -77,7 +77,9 @@ complete -c nearby -n '__fish_seen_subcommand_from streams' -l fingerprint -x -d
 complete -c nearby -n '__fish_seen_subcommand_from streams' -l interface -x -d 'announce or look for devices (DNS-SD over mDNS) on this network interface only; repeatable'
 complete -c nearby -n '__fish_seen_subcommand_from streams' -l no-discovery -d 'neither announce nor look for devices: only addresses (--to HOST:PORT, the last one paired)'
 complete -c nearby -n '__fish_seen_subcommand_from unpair' -l json -d 'JSON output (send and receive: one event per line)'
-complete -c nearby -n 'not __fish_use_subcommand' -F
+complete -c nearby -n '__fish_seen_subcommand_from identity list status receive' -f
+complete -c nearby -n '__fish_seen_subcommand_from pair activities continue streams unpair' -f -a '(___nearby_values paired-devices)'
+complete -c nearby -n '__fish_seen_subcommand_from send' -F
 function ___nearby_apps
     set -l words (commandline -opc)
     set -l root
@@ -88,4 +90,10 @@ function ___nearby_apps
         test -d $app; and set app $app/Info.plist
         plutil -extract CFBundleIdentifier raw -o - $app 2>/dev/null
     end
+end
+function ___nearby_values
+    set -l ask --complete-values $argv[1]
+    set -l words (commandline -opc)
+    set -l i (contains -i -- --root $words); and set -a ask --root (string replace -r '^~/' "$HOME/" -- $words[(math $i + 1)])
+    nearby $ask 2>/dev/null
 end

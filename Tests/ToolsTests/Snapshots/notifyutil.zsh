@@ -1,11 +1,6 @@
 #compdef notifyutil
 # zsh completion for notifyutil, generated from its declaration (notifyutil --generate-completion zsh)
 _notifyutil() {
-    local -a verbs
-    verbs=(
-
-    )
-    local state
     _arguments -s \
     '-q[quiet\: print nothing for notifications]' \
     '-v[verbose\: print the time, key, state and registration type for each notification]' \
@@ -26,7 +21,5 @@ _notifyutil() {
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '*:file:_files'
-    
 }
-
 _notifyutil "$@"

@@ -3,6 +3,17 @@ _openin() {
     local cur prev verb i
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
+    verb=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case " default watch " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
+    done
+    case "$verb" in
+        watch)
+            case "$prev" in
+                --idle-exit) return ;;
+            esac
+            ;;
+    esac
     case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --to) COMPREPLY=($(compgen -W "$(_openin_apps)" -- "$cur")); return ;;
@@ -11,15 +22,13 @@ _openin() {
         --from) COMPREPLY=($(compgen -W "$(_openin_apps)" -- "$cur")); return ;;
         --annotation) return ;;
         --destination) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --idle-exit) return ;;
     esac
-    verb=""
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        case " default watch " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
-    done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version" -- "$cur"))
+        case "$verb" in
+            "") COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --help -h --version" -- "$cur")) ;;
+            watch) COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --idle-exit --help -h --version" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "--root --list -l --dialog --nearby --json --explain --all --to --activity --exclude --from --annotation --destination --no-launch --desktop-apps --no-desktop-apps --gio --help -h --version" -- "$cur")) ;;
+        esac
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then
@@ -27,12 +36,15 @@ _openin() {
             default) COMPREPLY=($(compgen -W "set get unset list" -- "$cur")); return ;;
         esac
     fi
-    if [[ -z "$verb" && -n "default watch" ]]; then
+    if [[ -z "$verb" ]]; then
         COMPREPLY=($(compgen -W "default watch" -- "$cur"))
         COMPREPLY+=($(compgen -f -- "$cur"))
         return
     fi
-    COMPREPLY=($(compgen -f -- "$cur"))
+    case "$verb" in
+        watch) COMPREPLY=() ;;
+        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    esac
 }
 # The bundle identifiers of the apps registered on the device root (--root, else
 # $DOCUMENT_INTERCHANGE_ROOT, else the XDG data folder's), read with plutil.

@@ -22,6 +22,7 @@ complete -c openin -l help -s h -d 'show this help (also: help [VERB])'
 complete -c openin -l version -d 'print the version'
 complete -c openin -n '__fish_seen_subcommand_from watch' -l idle-exit -x -d 'exit when no query has asked for SECONDS'
 complete -c openin -f -n '__fish_seen_subcommand_from default; and not __fish_seen_subcommand_from set get unset list' -a 'set get unset list'
+complete -c openin -n '__fish_seen_subcommand_from watch' -f
 function ___openin_apps
     set -l words (commandline -opc)
     set -l root

@@ -3,19 +3,21 @@ _openurl() {
     local cur prev verb i
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
+    verb=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case " default desktop " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
+    done
     case "$prev" in
         --root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --from) COMPREPLY=($(compgen -W "$(_openurl_apps)" -- "$cur")); return ;;
         --annotation) return ;;
         --to) COMPREPLY=($(compgen -W "$(_openurl_apps)" -- "$cur")); return ;;
     esac
-    verb=""
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        case " default desktop " in *" ${COMP_WORDS[i]} "*) verb="${COMP_WORDS[i]}"; break ;; esac
-    done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--root --from --annotation --to --can --list -l --explain --json --no-launch --no-desktop --help -h --version${verb:+ }${verb:-}" -- "$cur"))
-        [[ -n "$verb" ]] && COMPREPLY=($(compgen -W "--root --from --annotation --to --can --list -l --explain --json --no-launch --no-desktop --help -h --version" -- "$cur"))
+        case "$verb" in
+            "") COMPREPLY=($(compgen -W "--root --from --annotation --to --can --list -l --explain --json --no-launch --no-desktop --help -h --version" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "--root --from --annotation --to --can --list -l --explain --json --no-launch --no-desktop --help -h --version" -- "$cur")) ;;
+        esac
         return
     fi
     if [[ -n "$verb" && "$prev" == "$verb" ]]; then
@@ -24,7 +26,7 @@ _openurl() {
             desktop) COMPREPLY=($(compgen -W "sync remove" -- "$cur")); return ;;
         esac
     fi
-    if [[ -z "$verb" && -n "default desktop" ]]; then
+    if [[ -z "$verb" ]]; then
         COMPREPLY=($(compgen -W "default desktop" -- "$cur"))
         COMPREPLY+=($(compgen -f -- "$cur"))
         return

@@ -7,4 +7,4 @@ complete -c pasteboardd -n '__fish_seen_subcommand_from run' -l backend -x -a 'a
 complete -c pasteboardd -n '__fish_seen_subcommand_from run' -l display -x -d 'the display (else DISPLAY or WAYLAND_DISPLAY)'
 complete -c pasteboardd -n '__fish_seen_subcommand_from run' -l timeout -x -d 'give up when the display has not answered the connection after SECONDS (default 10)'
 complete -c pasteboardd -n '__fish_seen_subcommand_from run' -l log-level -x -a 'trace debug info notice warning error' -d 'logs on stderr, one logfmt line per event (default info)'
-complete -c pasteboardd -n 'not __fish_use_subcommand' -F
+complete -c pasteboardd -n '__fish_seen_subcommand_from run' -f

@@ -1,11 +1,6 @@
 #compdef pbcopy
 # zsh completion for pbcopy, generated from its declaration (pbcopy --generate-completion zsh)
 _pbcopy() {
-    local -a verbs
-    verbs=(
-
-    )
-    local state
     _arguments -s \
     '-pboard[general (default), find, font, ruler, or the name of a named pasteboard]:NAME: ' \
     '--type[store the input as it is under this type]:UTI: ' \
@@ -16,7 +11,5 @@ _pbcopy() {
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '*:file:_files'
-    
 }
-
 _pbcopy "$@"

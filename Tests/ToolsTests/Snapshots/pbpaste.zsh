@@ -1,11 +1,6 @@
 #compdef pbpaste
 # zsh completion for pbpaste, generated from its declaration (pbpaste --generate-completion zsh)
 _pbpaste() {
-    local -a verbs
-    verbs=(
-
-    )
-    local state
     _arguments -s \
     '-pboard[general (default), find, font, ruler, or the name of a named pasteboard]:NAME: ' \
     '-Prefer[which kind of data to look for first]:txt|rtf|ps:(txt rtf ps)' \
@@ -16,7 +11,5 @@ _pbpaste() {
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
         '*:file:_files'
-    
 }
-
 _pbpaste "$@"

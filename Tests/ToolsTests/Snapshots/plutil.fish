@@ -20,3 +20,4 @@ complete -c plutil -n '__fish_seen_subcommand_from -insert' -o append -d 'add th
 complete -c plutil -n '__fish_seen_subcommand_from -extract' -o expect -x -d 'fail unless the value is of TYPE'
 complete -c plutil -n '__fish_seen_subcommand_from -extract' -o n -d 'with raw, do not print a terminating newline'
 complete -c plutil -n '__fish_seen_subcommand_from -type' -o expect -x -d 'fail unless the value is of TYPE'
+complete -c plutil -n '__fish_seen_subcommand_from -help' -f

@@ -14,20 +14,135 @@ _plutil() {
         '-create:create an empty property list of FORMAT'
         '-help:show this message and exit'
     )
-    local state
-    _arguments -s \
+    local curcontext="$curcontext" state line
+    _arguments -s -C \
     '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
     '-s[be silent on success]' \
     '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
     '-e[use this extension for converted files]:EXTENSION: ' \
     '-r[with json, write indented]' \
-    '-append[add the value to the end of the array at KEYPATH]' \
-    '-expect[fail unless the value is of TYPE]:TYPE: ' \
-    '-n[with raw, do not print a terminating newline]' \
     '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
     '--version[print the version]' \
-        '1: :->verb' '*:file:_files'
-    [[ $state == verb ]] && _describe -t verbs 'verb' verbs && _files
+        '(-)1: :->verb' '(-)*:: :->args'
+    case $state in
+        verb) _describe -t verbs 'verb' verbs && _files ;;
+        args)
+            case ${words[1]} in
+                -lint)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '*:file:_files' ;;
+                -p)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '*:file:_files' ;;
+                -convert)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:FORMAT:(xml1 binary1 json)' '*:file:_files' ;;
+                -insert)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '-append[add the value to the end of the array at KEYPATH]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:KEYPATH: ' '*:file:_files' ;;
+                -replace)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:KEYPATH: ' '*:file:_files' ;;
+                -remove)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:KEYPATH: ' '*:file:_files' ;;
+                -extract)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '-expect[fail unless the value is of TYPE]:TYPE: ' \
+                        '-n[with raw, do not print a terminating newline]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:KEYPATH: ' '2:FORMAT:(xml1 binary1 json raw)' '*:file:_files' ;;
+                -type)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '-expect[fail unless the value is of TYPE]:TYPE: ' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:KEYPATH: ' '*:file:_files' ;;
+                -create)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '1:FORMAT:(xml1 binary1 json)' '*:file:_files' ;;
+                -help)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' ;;
+                *)
+                    _arguments -s \
+                        '-unarchive[read files as NSKeyedArchiver archives\: the commands see $top with references resolved and each $class as its name; alone, it prints that as XML]' \
+                        '-s[be silent on success]' \
+                        '-o[write the result to PATH ('\''-'\'' is standard output)]:file:_files' \
+                        '-e[use this extension for converted files]:EXTENSION: ' \
+                        '-r[with json, write indented]' \
+                        '(-h --help)'{-h,--help}'[show this help (also\: help \[VERB\])]' \
+                        '--version[print the version]' \
+                        '*:file:_files' ;;
+            esac
+            ;;
+    esac
 }
-
 _plutil "$@"

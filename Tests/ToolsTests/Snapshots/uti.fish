@@ -43,4 +43,5 @@ complete -c uti -n '__fish_seen_subcommand_from register' -l create-root -d 'cre
 complete -c uti -n '__fish_seen_subcommand_from unregister' -l quiet -s q -d 'print nothing; answer by exit status (conforms), or no report (register, rebuild)'
 complete -c uti -n '__fish_seen_subcommand_from rebuild' -l quiet -s q -d 'print nothing; answer by exit status (conforms), or no report (register, rebuild)'
 complete -c uti -n '__fish_seen_subcommand_from dump' -l json -d 'JSON output with Apple\'s names (identifier, conformsTo, tags, preferredFilenameExtension, …)'
-complete -c uti -n 'not __fish_use_subcommand' -F
+complete -c uti -n '__fish_seen_subcommand_from rebuild dump' -f
+complete -c uti -n '__fish_seen_subcommand_from conforms info for-extension for-mime for-file tree subtypes graph lint register unregister completions' -F
