@@ -21,6 +21,8 @@ extension InterchangeKitTests {
             let coordinator = NSFileCoordinator(filePresenter: nil)
             let activity = NSUserActivity(activityType: "com.example.edit")
             let center2 = NotificationCenter.default   // Foundation's, unambiguous
+            let identifier = Bundle.app.bundleIdentifier
+            let main = Bundle.main.bundlePath           // Foundation's, unambiguous
             """)
         #expect(apple.status == 0, "\(apple.errors)")
         for engine in ["PasteboardStore", "InterchangeApp", "NotifyCenter", "FileCoordinator"] {
