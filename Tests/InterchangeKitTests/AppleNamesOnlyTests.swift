@@ -3,7 +3,7 @@ import TestHelpers
 import Testing
 
 /// `import InterchangeKit` gives Apple's names and none of the engine's: Apple code type-checks,
-/// and the engine types behind it (`PasteboardStore`, `InterchangeApp`, `NotifyCenter`,
+/// and the engine types behind it (`PasteboardStore`, `InterchangeApp`, `MainBundle`, `NotifyCenter`,
 /// `FileCoordinator`) are not found. Checked with the real compiler against the built modules.
 extension InterchangeKitTests {
     @Test func appleCodeSeesAppleNamesAndNotTheEngine() throws {
@@ -25,7 +25,7 @@ extension InterchangeKitTests {
             let main = Bundle.main.bundlePath           // Foundation's, unambiguous
             """)
         #expect(apple.status == 0, "\(apple.errors)")
-        for engine in ["PasteboardStore", "InterchangeApp", "NotifyCenter", "FileCoordinator"] {
+        for engine in ["PasteboardStore", "InterchangeApp", "MainBundle", "NotifyCenter", "FileCoordinator"] {
             let hidden = try ClientTypecheck.run("""
                 import InterchangeKit
                 let x: \(engine)? = nil
