@@ -31,12 +31,11 @@ public struct InterchangeApp: Sendable {
     /// The bundle identifier.
     public var bundleIdentifier: String { bundle.bundleIdentifier }
 
-    /// The registered app `bundleIdentifier` on `root` (else the root the tools use:
-    /// `DOCUMENT_INTERCHANGE_ROOT`, else the XDG data folder). Its container is created when
-    /// missing.
+    /// The registered app `bundleIdentifier` on `root` (else ``currentRoot()``). Its container is
+    /// created when missing.
     /// - Throws: ``InterchangeError`` when the root or the catalog is missing, or the app is not registered.
     public init(bundleIdentifier: String, root: DeviceRoot? = nil) throws(InterchangeError) {
-        let root = root ?? DeviceRoot.resolve(explicit: nil)
+        let root = root ?? Self.currentRoot()
         guard root.exists else { throw .noDeviceRoot(root.path) }
         self.root = root
         do { catalog = try TypeCatalog.requiredForPrograms(on: root) } catch { throw .app(error) }
@@ -50,13 +49,25 @@ public struct InterchangeApp: Sendable {
         } catch { throw .app(error) }
     }
 
-    /// The app this process is: `DI_BUNDLE_IDENTIFIER` (set when a request started it), else
-    /// `fallbackIdentifier` (the identifier the program was built with).
+    /// The app this process is: `DI_BUNDLE_IDENTIFIER` (the launcher names it when a request
+    /// starts the app), else the identifier of the bundle it was started from (``MainBundle``:
+    /// an app run by hand as `ROOT/Apps/X.app/bin/x`), else `fallbackIdentifier` (the
+    /// identifier the program was built with); on `root`, else ``currentRoot()``.
     public static func current(fallbackIdentifier: String? = nil, root: DeviceRoot? = nil) throws(InterchangeError) -> InterchangeApp {
-        guard let identifier = Environment.value(identityVariable).flatMap({ $0.isEmpty ? nil : $0 }) ?? fallbackIdentifier else {
+        let named = Environment.value(identityVariable).flatMap { $0.isEmpty ? nil : $0 }
+        guard let identifier = named ?? MainBundle.current?.bundleIdentifier ?? fallbackIdentifier else {
             throw .unknownIdentity
         }
         return try InterchangeApp(bundleIdentifier: identifier, root: root)
+    }
+
+    /// The device root this process works on: `DOCUMENT_INTERCHANGE_ROOT` when set (by the
+    /// launcher, or the user: it is explicit), else the root the bundle it was started from is
+    /// installed on (``MainBundle/deviceRoot``), else the user's (the XDG data folder).
+    public static func currentRoot() -> DeviceRoot {
+        let resolved = DeviceRoot.resolve(explicit: nil)
+        guard resolved.origin == .userDefault, let installed = MainBundle.current?.deviceRoot else { return resolved }
+        return installed
     }
 
     /// The device's registry as it is now (rebuilt when an app was registered since).

@@ -7,7 +7,8 @@ import URLSchemes
 
 /// What went wrong on the app's side of interchange, as a value.
 public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The process was not started by a request and was not told who it is (`DI_BUNDLE_IDENTIFIER`).
+    /// The process was not told who it is (`DI_BUNDLE_IDENTIFIER`), was not started from an app
+    /// bundle (``MainBundle``) and was given no bundle identifier.
     case unknownIdentity
     /// A named device root that does not exist.
     case noDeviceRoot(String)
@@ -29,7 +30,7 @@ public enum InterchangeError: Error, Sendable, Hashable, CustomStringConvertible
     /// One sentence.
     public var description: String {
         switch self {
-        case .unknownIdentity: "the app does not know who it is: DI_BUNDLE_IDENTIFIER is not set and no bundle identifier was given"
+        case .unknownIdentity: "the app does not know who it is: DI_BUNDLE_IDENTIFIER is not set, it was not started from an app bundle (an X.app folder holding an Info.plist) and no bundle identifier was given"
         case .noDeviceRoot(let path): DeviceRoot.absence(at: path)
         case .url(let error): error.description
         case .app(let error): error.description

@@ -16,11 +16,13 @@ import AppInterchange
 import AppRegistry
 import Synchronization
 
-/// The app this process is and its device root, found once as `AppInterchange` finds them when
-/// the launcher starts an app: `DI_BUNDLE_IDENTIFIER` and `DOCUMENT_INTERCHANGE_ROOT` (else the
-/// user's device root). Apple code makes no set-up call, so nothing else can tell us.
+/// The app this process is and its device root, found once as `AppInterchange` finds them
+/// (`InterchangeApp.current()`): the launcher's `DI_BUNDLE_IDENTIFIER` and
+/// `DOCUMENT_INTERCHANGE_ROOT` when set, else the bundle the program was started from and the
+/// device root it is installed on, as Apple finds `Bundle.main` (else the user's device root).
+/// Apple code makes no set-up call, so nothing else can tell us.
 enum CurrentApp {
-    /// The app the launcher named, or why there is none (started by hand without `DI_BUNDLE_IDENTIFIER`, say).
+    /// The app this process is, or why there is none (a program started by hand from no bundle, say).
     static let launched: Result<InterchangeApp, InterchangeError> = Result { () throws(InterchangeError) in try InterchangeApp.current() }
     /// The app a test makes this process act as (two apps of one device in one test process);
     /// `nil`: the launched one.
@@ -32,6 +34,6 @@ enum CurrentApp {
         return launched
     }
 
-    /// The device root: the app's, else the one the tools use.
-    static var root: DeviceRoot { (try? app.get())?.root ?? DeviceRoot.resolve(explicit: nil) }
+    /// The device root: the app's, else the one this process works on.
+    static var root: DeviceRoot { (try? app.get())?.root ?? InterchangeApp.currentRoot() }
 }

@@ -10,7 +10,11 @@ import URLSchemes
 /// iOS calls the delegate by itself; on Linux the app starts that with
 /// ``UIApplicationMain(_:)`` (what `@main` does on iOS): the launch URL first, then every URL
 /// waiting, then the ones that arrive while it runs.
-@MainActor
+///
+/// On the main actor as UIKit's is, and `@preconcurrency` as the SDK's imported declarations
+/// are: a Swift 5 program may call it from top-level code or a plain function, as it does on
+/// iOS, while a Swift 6 program is checked.
+@preconcurrency @MainActor
 public final class UIApplication {
     /// The one application object.
     public static let shared = UIApplication()
@@ -208,7 +212,7 @@ public final class UIApplication {
 /// the launch options, the launch URL, then the URLs waiting; from then on, while the process
 /// runs its main queue, each URL or document that arrives (``UIApplicationDelegate/application(_:open:options:)``).
 /// Unlike UIKit's it returns, so that a command-line program can finish.
-@MainActor
+@preconcurrency @MainActor
 public func UIApplicationMain(_ delegate: any UIApplicationDelegate) {
     UIApplication.shared.launch(with: delegate)
 }

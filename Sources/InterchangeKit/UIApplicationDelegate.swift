@@ -1,8 +1,9 @@
 import Foundation
 
 /// What an app implements to be told about URLs (and, with Handoff, activities) that reach it:
-/// UIKit's protocol, with UIKit's defaults for the methods an app leaves out.
-@MainActor
+/// UIKit's protocol, with UIKit's defaults for the methods an app leaves out. On the main actor,
+/// `@preconcurrency` as the SDK's imported protocol is (``UIApplication`` says why).
+@preconcurrency @MainActor
 public protocol UIApplicationDelegate: AnyObject {
     /// The app has started; `launchOptions` holds the URL it was started for, if any. Return
     /// false to not be handed that URL.
@@ -37,8 +38,9 @@ extension UIApplicationDelegate {
     public func application(_ application: UIApplication, didFailToContinueUserActivityWithType userActivityType: String, error: any Error) {}
 }
 
-/// What a restoration handler is given back to restore (UIKit's responders).
-@MainActor
+/// What a restoration handler is given back to restore (UIKit's responders). On the main actor,
+/// `@preconcurrency` as the SDK's imported protocol is.
+@preconcurrency @MainActor
 public protocol UIUserActivityRestoring: AnyObject {
     /// Restores the state `userActivity` carries.
     func restoreUserActivityState(_ userActivity: NSUserActivity)

@@ -3,7 +3,7 @@ import TestHelpers
 import Testing
 
 /// `import InterchangeKit` gives Apple's names and none of the engine's: Apple code type-checks,
-/// and the engine types behind it (`PasteboardStore`, `InterchangeApp`, `NotifyCenter`,
+/// and the engine types behind it (`PasteboardStore`, `InterchangeApp`, `MainBundle`, `NotifyCenter`,
 /// `FileCoordinator`) are not found. Checked with the real compiler against the built modules.
 extension InterchangeKitTests {
     @Test func appleCodeSeesAppleNamesAndNotTheEngine() throws {
@@ -21,9 +21,11 @@ extension InterchangeKitTests {
             let coordinator = NSFileCoordinator(filePresenter: nil)
             let activity = NSUserActivity(activityType: "com.example.edit")
             let center2 = NotificationCenter.default   // Foundation's, unambiguous
+            let identifier = Bundle.app.bundleIdentifier
+            let main = Bundle.main.bundlePath           // Foundation's, unambiguous
             """)
         #expect(apple.status == 0, "\(apple.errors)")
-        for engine in ["PasteboardStore", "InterchangeApp", "NotifyCenter", "FileCoordinator"] {
+        for engine in ["PasteboardStore", "InterchangeApp", "MainBundle", "NotifyCenter", "FileCoordinator"] {
             let hidden = try ClientTypecheck.run("""
                 import InterchangeKit
                 let x: \(engine)? = nil

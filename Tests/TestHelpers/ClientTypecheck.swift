@@ -3,8 +3,9 @@ import Foundation
 /// Client code type-checked by the real compiler (`swiftc -typecheck`) against the modules this
 /// test run was built with: what an app importing a product sees, and what it does not.
 public enum ClientTypecheck {
-    /// The compiler's status and messages for `source`, as one file of a client program.
-    public static func run(_ source: String) throws -> (status: Int32, errors: String) {
+    /// The compiler's status and messages for `source`, as one file of a client program, in
+    /// `languageMode` (`"5"`, `"6"`; `nil`: the compiler's default, Swift 5).
+    public static func run(_ source: String, languageMode: String? = nil) throws -> (status: Int32, errors: String) {
         let folder = try TestSupport.temporaryDirectory()
         let file = folder.appendingPathComponent("client.swift")
         try Data(source.utf8).write(to: file)
@@ -35,7 +36,8 @@ public enum ClientTypecheck {
         // The system headers those C modules include (libxml2, D-Bus), where pkg-config says.
         let cflags = try TestSupport.run("/usr/bin/env", ["pkg-config", "--cflags-only-I", "libxml-2.0", "dbus-1"]).out
             .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        let run = try TestSupport.run("/usr/bin/env", ["swiftc", "-typecheck"] + cflags.flatMap { ["-Xcc", $0] }
+        let mode = languageMode.map { ["-swift-version", $0] } ?? []
+        let run = try TestSupport.run("/usr/bin/env", ["swiftc", "-typecheck"] + mode + cflags.flatMap { ["-Xcc", $0] }
                                       + includes.flatMap { ["-I", $0] } + [file.path])
         return (run.status, run.stderr)
     }

@@ -13,6 +13,8 @@
 //                              HasBytesAvailable events until EndEncountered, unarchives the
 //                              contacts and answers.
 // What each side did goes to the app's Library/launch.log (a launched app has no terminal).
+// Started by hand, it knows who it is from its bundle (ROOT/Apps/Contacts.app/bin/contacts), as
+// an iOS app's Bundle.main does; the launcher's variables, when set, name the app and the root.
 import Foundation
 import InterchangeKit
 
@@ -47,9 +49,13 @@ final class Contact: NSObject, NSSecureCoding {
 
 let activityType = "com.example.contacts.list-contacts"
 
-/// Appends a line to `Library/launch.log` in the app's container.
+/// Appends a line to `Library/launch.log` in the app's container: on the device root the
+/// launcher named, else the one the app's bundle is installed on (run by hand as
+/// `ROOT/Apps/Contacts.app/bin/contacts`).
 func log(_ line: String) {
-    let root = ProcessInfo.processInfo.environment["DOCUMENT_INTERCHANGE_ROOT"] ?? "."
+    let apps = URL(fileURLWithPath: Bundle.app.bundlePath).deletingLastPathComponent()
+    let installed = apps.lastPathComponent == "Apps" ? apps.deletingLastPathComponent().path : nil
+    let root = ProcessInfo.processInfo.environment["DOCUMENT_INTERCHANGE_ROOT"] ?? installed ?? "."
     let folder = root + "/Containers/com.example.contacts/Library"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = folder + "/launch.log"
