@@ -162,7 +162,7 @@ public enum TestSupport {
         let root = try temporaryDirectory().appendingPathComponent("device")
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Samples"), to: root)
         try? FileManager.default.removeItem(at: root.appendingPathComponent("registry.bin"))
-        for generated in ["Containers", "Preferences", "Pasteboards", "Nearby"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(generated)) }
+        for generated in ["Containers", "Preferences", "Pasteboards", "Nearby", "Handoff"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(generated)) }
         // The sample programs, put into their bundles as scripts/install-samples does.
         for (program, name) in [("PersonEditor", "person-editor"), ("PersonViewer", "person-viewer"), ("Contacts", "contacts")] {
             let bin = root.appendingPathComponent("Apps/\(program).app/bin")
