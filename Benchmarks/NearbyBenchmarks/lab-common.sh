@@ -14,8 +14,18 @@ cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; la
 trap cleanup EXIT
 lab up >/dev/null
 lab fence reset >/dev/null
+# Every nearby process as an unprivileged user, as people run it (the tests' own rule and
+# helper): NEARBY becomes a wrapper that starts it as that user, exec'd down to nearby itself
+# (its pid is the wrapper's, for kill and GNU time).
+source "$(dirname "${BASH_SOURCE[0]}")/../../Tests/NearbyTests/Fixtures/lab-user.sh"
+NEARBY_BIN=$NEARBY
+if [ "${#AS_USER[@]}" -gt 1 ]; then
+  { echo '#!/bin/bash'; printf 'exec'; printf ' %q' "${AS_USER[@]}" "$NEARBY"; echo ' "$@"'; } > "$WORK/nearby-as-user"
+  chmod 755 "$WORK/nearby-as-user"
+  NEARBY=$WORK/nearby-as-user
+fi
 # fresh_roots WORK: device roots WORK/A and WORK/B copied from WORK/Samples, unpaired and empty.
-fresh_roots() { for d in A B; do rm -rf "$1/$d"; cp -r "$1/Samples" "$1/$d"; rm -rf "$1/$d/Nearby" "$1/$d/Containers"; done; }
+fresh_roots() { for d in A B; do rm -rf "$1/$d"; cp -r "$1/Samples" "$1/$d"; rm -rf "$1/$d/Nearby" "$1/$d/Containers"; give "$1/$d"; done; }
 # ready_roots NEARBY WORK H2: one small send from WORK/A (on h1) to WORK/B (on h2, port 53400),
 # as a device in use has done, so that both fresh roots have compiled their type registries
 # before anything is timed: the first send from fresh roots compiled both in its timed window,

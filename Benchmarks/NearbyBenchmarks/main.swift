@@ -20,10 +20,17 @@
 //               swift build -c release --product handoff-probe; … --product Contacts)
 //   streams     continuation streams carrying SIZE MiB each way at once against `nearby send` of
 //               SIZE MiB, on the same tbf 1 Gbit/s link (each direction), in turn: ≥ nearby's rate
+//   person      as a person uses it (every nearby process as an unprivileged user; the receiver
+//               running before the pairing): 10.5 MB by name ≤ 1.25× by address, medians of
+//               --person ROUNDS (7) back-to-back pairs, on the default port and on one only
+//               announced; 1 GiB by name over tbf 1 Gbit/s ≥ 110 MB/s and ≥ 92 % of iperf3
+//               (--person-big, 3); no zombie after 200 deliveries into an app it starts;
+//               everyone-mode --minutes 1 ends within 2 s of the minute (--person-minutes 1)
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
 //       [--localsend-big N] [--localsend-pin CPU]
-//       [--airdrop ROUNDS] [--handoff ROUNDS] [--streams ROUNDS]    (0 skips a section)
+//       [--airdrop ROUNDS] [--handoff ROUNDS] [--streams ROUNDS]
+//       [--person ROUNDS] [--person-big ROUNDS] [--person-minutes 0|1]    (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
 import Foundation
@@ -41,6 +48,9 @@ let localSendPin = Bench.option("--localsend-pin", -1)
 let airDropRounds = Bench.option("--airdrop", 20)
 let handoffRounds = Bench.option("--handoff", 20)
 let streamRounds = Bench.option("--streams", 3)
+let personRounds = Bench.option("--person", 7)
+let personBig = Bench.option("--person-big", 3)
+let personMinutes = Bench.option("--person-minutes", 1)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let package = here.deletingLastPathComponent().deletingLastPathComponent()
 let nearby = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nearby").path
@@ -221,4 +231,31 @@ if streamRounds > 0 {
     let ratios = zip(streams, ours).map { $0 / $1 }
     print(String(format: "median: nearby %.1f MB/s, streams %.1f MB/s each way; ratio min %.2f×, median %.2f× (issue: ≥ 1×); fence %@",
                  Bench.median(ours), Bench.median(streams), ratios.min() ?? .nan, Bench.median(ratios), v["fence"]?.last ?? "?"))
+}
+
+if personRounds > 0 {
+    print("\nas a person: every nearby process unprivileged, the receiver started before the pairing")
+    let v = labRun("lab-person.sh", "\(personRounds) \(personBig) \(personMinutes)")
+    print("  receiver's uid: \(v["receiver_uid"]?.first ?? "?")")
+    for port in ["53400", "53500"] {
+        let name = numbers(v, "port\(port)_by_name_ms"), address = numbers(v, "port\(port)_by_address_ms")
+        let failed = ((v["port\(port)_by_name_status"] ?? []) + (v["port\(port)_by_address_status"] ?? [])).filter { $0 != "0" }.count
+        let medianName = quantile(name.sorted(), 0.5), medianAddress = quantile(address.sorted(), 0.5)
+        print(String(format: "  10.5 MB, receiver on %@%@: by name median %.0f ms, by address %.0f ms: ratio %.2f (≤ 1.25); failed sends %d",
+                     port, port == "53400" ? " (where pairing notes it)" : " (announced only)", medianName, medianAddress,
+                     medianName / medianAddress, failed))
+        print("    by name:    " + name.map { String(format: "%.0f", $0) }.joined(separator: " ") + " ms")
+        print("    by address: " + address.map { String(format: "%.0f", $0) }.joined(separator: " ") + " ms")
+    }
+    let iperf = numbers(v, "iperf3_MBps"), big = numbers(v, "big_MBps")
+    for i in big.indices {
+        let ratio = i < iperf.count ? big[i] / iperf[i] : .nan
+        print(String(format: "  1 GiB by name over 1 Gbit/s: %.1f MB/s, iperf3 %.1f MB/s: %.1f %% (≥ 110 MB/s, ≥ 92 %%), intact %@, status %@",
+                     big[i], i < iperf.count ? iperf[i] : .nan, 100 * ratio, v["big_intact"]?[i] ?? "?", v["big_status"]?[i] ?? "?"))
+    }
+    print("  200 deliveries into an app it starts: \(v["people_delivered"]?.first ?? "?") delivered, zombies \(v["zombies"]?.first ?? "?") (0)")
+    if let over = numbers(v, "minutes_over_ms").first {
+        print(String(format: "  everyone-mode --minutes 1: exit status %@, %.0f ms after the minute (≤ 2000)", v["minutes_status"]?.first ?? "?", over))
+    }
+    print("  fence: \(v["fence"]?.first ?? "?") packets addressed outside the lab")
 }

@@ -31,7 +31,7 @@ let nearbySpec: ToolSpec = {
         summary: "sends documents into apps on nearby devices, and receives them (AirDrop's channel over the local network)",
         discussion: [
             """
-            Every connection is mutual TLS 1.3 between device certificates; a device is let in by its certificate's SHA-256 (its fingerprint) alone, checked in the handshake. Pairing pins the other device's fingerprint, by comparing six digits on both screens or with a one-time code (SPAKE2). A received item goes into the app the sender named if it is registered here and opens the type, else into the app ranked first for the type, else into the download folder; never overwriting, through the same delivery as openin (docs/nearby.md).
+            Every connection is mutual TLS 1.3 between device certificates; a device is let in by its certificate's SHA-256 (its fingerprint) alone, checked in the handshake. Pairing pins the other device's fingerprint, by comparing six digits on both screens or with a one-time code (SPAKE2). A received item goes into the app the sender named (the ask is declined when that app is not here or does not open the type); with none named, into the app ranked first for the type, else into the download folder; never overwriting, through the same delivery as openin (docs/nearby.md).
             """,
         ],
         verbs: [

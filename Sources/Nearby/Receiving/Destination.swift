@@ -6,8 +6,9 @@ import SystemCalls
 import UniformTypes
 
 /// Where a received item goes, decided when it is asked for: the app the sender named, if it is
-/// registered here and opens the type; else the registered app the chooser's ranking puts first
-/// for the type; else the download folder.
+/// registered here and opens the type (when it is not, the session declines the ask:
+/// ``refusal(of:for:names:destinations:registry:)``); else the registered app the chooser's
+/// ranking puts first for the type; else the download folder.
 enum Destination: Sendable, Equatable {
     /// An app's Inbox, through the same delivery as `openin` (open request first).
     case app(AppBundle)

@@ -17,4 +17,4 @@ else
   AS_USER=(env)
 fi
 # Files the fixture makes for the user's processes to write (a FIFO, a log): handed over.
-give() { [ "$(id -u)" = 0 ] && chown "$TEST_UID:$TEST_GID" "$@" || true; }
+give() { [ "$(id -u)" = 0 ] && chown -R "$TEST_UID:$TEST_GID" "$@" || true; }
