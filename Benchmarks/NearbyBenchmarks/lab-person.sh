@@ -15,7 +15,8 @@ NEARBY=$1 LABSH=$2 WORK=$3 ROUNDS=$4 BIG_ROUNDS=$5 MINUTES=$6
 source "$(dirname "${BASH_SOURCE[0]}")/lab-common.sh"
 H2=$(lab addr h2)
 fresh_roots "$WORK"
-# The Person Viewer's program in its bundle, as scripts/install-samples puts it there.
+# The Person Viewer's program in its bundle, as scripts/install-samples puts it there (needs
+# swift build -c release --product PersonViewer).
 mkdir -p "$WORK/B/Apps/PersonViewer.app/bin"
 ln -sf "$(dirname "$NEARBY_BIN")/PersonViewer" "$WORK/B/Apps/PersonViewer.app/bin/person-viewer"
 give "$WORK/B/Apps"
@@ -82,7 +83,8 @@ lab clear h1
 mkdir -p "$WORK/people"
 for i in $(seq 200); do cp "$WORK/B/Documents/file.person" "$WORK/people/p$i.person"; done
 give "$WORK/people"
-at h1 "$NEARBY" send "$WORK"/people/*.person --to h2 --root "$WORK/A" --interface eth0 --json > "$WORK/people.out" 2>&1 && status=0 || status=$?
+at h1 "$NEARBY" send "$WORK"/people/*.person --to h2 --app com.example.person-viewer --root "$WORK/A" --interface eth0 --json \
+  > "$WORK/people.out" 2>&1 && status=0 || status=$?
 echo "people_status=$status"
 echo "people_delivered=$(grep -c '"event":"delivered"' "$WORK/people.out" || true)"
 sleep 2

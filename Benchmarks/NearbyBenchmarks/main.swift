@@ -25,7 +25,8 @@
 //               --person ROUNDS (7) back-to-back pairs, on the default port and on one only
 //               announced; 1 GiB by name over tbf 1 Gbit/s ≥ 110 MB/s and ≥ 92 % of iperf3
 //               (--person-big, 3); no zombie after 200 deliveries into an app it starts;
-//               everyone-mode --minutes 1 ends within 2 s of the minute (--person-minutes 1)
+//               everyone-mode --minutes 1 ends within 2 s of the minute (--person-minutes 1);
+//               needs swift build -c release --product PersonViewer
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
 //       [--localsend-big N] [--localsend-pin CPU]

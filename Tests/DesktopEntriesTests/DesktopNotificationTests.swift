@@ -149,6 +149,22 @@ final class NotificationServerFixture {
         #expect(took >= 0.9 && took < 10, "took \(took) s")
     }
 
+    /// Withdrawn by the asker (its sender went away, its receiver stopped) 1 s after it showed:
+    /// expired then, not at the 20 s timeout, and the notification is gone from the screen.
+    /// Before, a question withdrawn in the receiver stayed on screen, and the receiver's stop
+    /// waited, until the timeout.
+    @Test(.enabled(if: NotificationServerFixture.installed, "dbus, Xvfb or dunst is not installed (scripts/install-dependencies --tests)"))
+    func aWithdrawnQuestionLeavesTheScreenAtOnce() throws {
+        let server = try NotificationServerFixture()
+        let bus = try server.bus()
+        let start = ContinuousClock.now
+        let answer = NotificationServer.ask(Self.question, on: bus, timeout: 20, withdrawn: { ContinuousClock.now - start > .seconds(1) })
+        let elapsed = ContinuousClock.now - start
+        #expect(answer == .expired)
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(8), "took \(elapsed)")
+        #expect(eventually(5) { server.displayed() == 0 }, "the withdrawn notification is taken off the screen")
+    }
+
     /// A bus without a notification server, and no bus: unavailable at once, saying why.
     @Test(.enabled(if: NotificationServerFixture.installed, "dbus, Xvfb or dunst is not installed (scripts/install-dependencies --tests)"))
     func withoutAServerTheQuestionIsUnavailable() throws {

@@ -3,6 +3,7 @@ import Foundation
 import OpenRequests
 import PropertyLists
 import TestHelpers
+import Synchronization
 import Testing
 
 /// AirDrop's receiving side on loopback with archives GNU cpio wrote (odc, gzip'd by gzip): the
@@ -172,11 +173,18 @@ import Testing
         let dir = try Self.sampleFolder()
         let archive = try Self.gzip(try Self.cpio(["notes.txt"], in: dir))
         let ask = AirDropAsk(senderName: "Eve's Mac", files: [.init(name: "notes.txt", type: "public.plain-text")])
-        try await Self.withAirDrop(b, autoAccept: false, prompt: { _ in false }) { port, _ in
+        // What the person is asked: AirDrop's ask names no sizes, so none is shown (the prompt
+        // said "0 bytes"), and the desktop notification says "size not known".
+        let sizes = Mutex<[Int64?]>([])
+        try await Self.withAirDrop(b, autoAccept: false, prompt: { ask in sizes.withLock { $0 = ask.items.map(\.size) }; return false }) { port, _ in
             let declined = try await Self.post("/Ask", ask.encoded(), port: port)
             #expect(declined.status == 403 && String(decoding: declined.body, as: UTF8.self).contains("declined"))
             #expect(try await Self.post("/Upload", archive, port: port, type: "application/x-cpio").status == 403)
         }
+        #expect(sizes.withLock { $0 } == [nil])
+        #expect(DesktopPrompt.notification(for: IncomingAsk(senderName: "Eve's Mac", senderApp: "com.apple.finder", fingerprint: b.identity.fingerprint,
+                                                            pairedName: nil, items: [("notes.txt", "public.plain-text", nil, "com.example.notes")]))
+                    .body.contains("notes.txt (size not known)"))
         try await Self.withAirDrop(b) { port, _ in
             #expect(try await Self.post("/Ask", ask.encoded(), port: port).status == 200)
             // Cut in the middle of the file's bytes: nothing delivered, nothing left.

@@ -23,11 +23,16 @@ public enum NotificationServer {
     ///   - bus: the session bus, or `nil` when there is none (the answer is then ``NotificationAnswer/unavailable(_:)``).
     ///   - timeout: seconds to wait, from the call, for everything: reaching the server, showing
     ///     the notification and the user's answer.
+    ///   - withdrawn: asked every ``withdrawalCheck`` seconds while the user has not answered;
+    ///     `true` withdraws the notification (`CloseNotification`) and answers
+    ///     ``NotificationAnswer/expired`` at once (the asker stopped waiting: the sender went
+    ///     away, the receiver stopped).
     /// - Returns: ``NotificationAnswer/action(_:)`` with the chosen action's key;
     ///   ``NotificationAnswer/dismissed`` when the user closed it; ``NotificationAnswer/expired``
     ///   when it expired on the server or `timeout` passed; ``NotificationAnswer/unavailable(_:)``
     ///   with the reason when it could not be asked or the server or bus went away meanwhile.
-    public static func ask(_ notification: DesktopNotification, on bus: SessionBus?, timeout: Double) -> NotificationAnswer {
+    public static func ask(_ notification: DesktopNotification, on bus: SessionBus?, timeout: Double,
+                           withdrawn: @Sendable () -> Bool = { false }) -> NotificationAnswer {
         let deadline = Clock.monotonic() + max(0, timeout)
         guard let bus else { return .unavailable("no session bus to show the notification on") }
         func remaining() -> Int32 { SessionBus.milliseconds(deadline - Clock.monotonic()) }
@@ -74,8 +79,13 @@ public enum NotificationServer {
         }
 
         while true {
-            switch bus.nextSignal(before: deadline) {
+            if withdrawn() {
+                close(id, on: bus)
+                return .expired
+            }
+            switch bus.nextSignal(before: min(deadline, Clock.monotonic() + withdrawalCheck)) {
             case .timedOut:
+                guard Clock.monotonic() >= deadline else { continue }
                 close(id, on: bus)
                 return .expired
             case .disconnected:
@@ -102,6 +112,9 @@ public enum NotificationServer {
             }
         }
     }
+
+    /// Seconds between two looks at whether the question was withdrawn.
+    public static let withdrawalCheck = 0.2
 
     /// Withdraws notification `id` without waiting for the reply: the question is settled.
     static func close(_ id: UInt32, on bus: SessionBus) {

@@ -1,5 +1,6 @@
 import DesktopEntries
 import Foundation
+import Synchronization
 import SystemCalls
 
 /// Asks the desktop user about an unpaired sender's items: a notification with Accept and Decline
@@ -15,13 +16,21 @@ public enum DesktopPrompt {
     public static func prompt(timeout: Double, busAddress: String? = SessionBus.address()) -> @Sendable (IncomingAsk) async -> Bool {
         { ask in
             let question = notification(for: ask)
+            // Withdrawn (the notification closed) when the asking task is cancelled: the sender
+            // went away, the ask timed out, the receiver stops.
+            let withdrawn = Atomic<Bool>(false)
             // The call blocks while the question is on screen: on a thread of its own, not on
             // the cooperative pool the sessions run on.
-            return await withCheckedContinuation { continuation in
-                Thread {
-                    let answer = NotificationServer.ask(question, on: try? SessionBus(address: busAddress), timeout: timeout)
-                    continuation.resume(returning: answer == .action(acceptKey))
-                }.start()
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    Thread {
+                        let answer = NotificationServer.ask(question, on: try? SessionBus(address: busAddress), timeout: timeout,
+                                                            withdrawn: { withdrawn.load(ordering: .relaxed) })
+                        continuation.resume(returning: answer == .action(acceptKey))
+                    }.start()
+                }
+            } onCancel: {
+                withdrawn.store(true, ordering: .relaxed)
             }
         }
     }
