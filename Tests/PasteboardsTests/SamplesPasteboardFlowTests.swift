@@ -98,6 +98,8 @@ import Testing
         #expect(Self.viewerLog(device, containing: "Katherine Johnson") != nil)
         let copied = try Fixture.run(Fixture.pbcopy, ["-pboard", Self.name.rawValue, "--type", Self.type], root: root, stdin: Data("not an archive".utf8))
         #expect(copied.status == 0, "\(copied.stderr)")
+        // pbcopy ran as the test process; the viewer runs as the test user, the same person.
+        TestUser.own(device)
         let text = try Fixture.run(Self.program("PersonViewer"), ["paste"], root: root)
         #expect(text.status == 1)
         #expect(text.stderr.hasPrefix("person-viewer: pasteboard 'com.example.person-editor.transfer': data package: not a readable property list"), "\(text.stderr)")

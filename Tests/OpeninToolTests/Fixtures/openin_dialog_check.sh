@@ -75,11 +75,20 @@ row=$("$T/prefix/bin/openin" --list $doc | sed -n 's/^ *\([0-9][0-9]*\) .* com\.
 [ -n "$row" ] || { fail "sheet" "com.example.files is not in the sheet: $("$T/prefix/bin/openin" --list $doc)"; exit 1; }
 downs=$((row - 1))
 
-# choose NAME DOWNS KEY [TITLE]: waits for the dialog titled TITLE (default "Open In"), notes
-# which program shows it, presses Down DOWNS times (the first row has the cursor) and then KEY.
+# choose NAME DOWNS KEY [TITLE [PROGRAM]]: waits for the dialog titled TITLE (default "Open In"),
+# of PROGRAM when given, notes which program shows it, presses Down DOWNS times (the first row
+# has the cursor) and then KEY.
 choose() {
-  local wid
-  wid=$(timeout 30 xdotool search --sync --name "^${4:-Open In}" 2>/dev/null | head -1)
+  local wid="" w
+  for _ in $(seq 300); do
+    for w in $(xdotool search --name "^${4:-Open In}" 2>/dev/null); do
+      # PROGRAM, when given: that program's window only (under load a message of the action
+      # before, titled the same, can still be on screen).
+      [ -n "${5:-}" ] && [ "$(cat /proc/$(xdotool getwindowpid $w 2>/dev/null)/comm 2>/dev/null)" != "$5" ] && continue
+      wid=$w; break
+    done
+    [ -n "$wid" ] && break; sleep 0.1
+  done
   [ -n "$wid" ] || { fail "$1" "no dialog appeared"; return 1; }
   cat /proc/$(xdotool getwindowpid $wid)/comm > $T/$1.program 2>/dev/null
   sleep 0.5
@@ -163,7 +172,7 @@ pkill -x zenity 2>/dev/null
 for i in $(seq 50); do [ -z "$(xdotool search --name '^Send to Nearby Device' 2>/dev/null)" ] && break; sleep 0.1; done
 exec_line=$(sed -n 's/^Exec=//p' $T/prefix/share/kio/servicemenus/nearby.desktop)
 (export XDG_CURRENT_DESKTOP=KDE; eval "${exec_line//%F/\"$doc\"}" </dev/null >$T/dolphin-nearby.out 2>$T/dolphin-nearby.err; echo $? > $T/dolphin-nearby.status) &
-choose dolphin-nearby 1 Return "Send to Nearby Device"
+choose dolphin-nearby 1 Return "Send to Nearby Device" kdialog
 check "nearby service menu: kdialog on KDE" "$(cat $T/dolphin-nearby.program)" kdialog
 check "nearby service menu: sent" "$(finished dolphin-nearby)" 0
 check "nearby service menu: received on the other device" "$(received)" 2
