@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// LocalSend beside the receiver's own protocol: plain HTTP on a free port, no multicast.
+    static func speakLocalSend(_ configuration: inout ReceiverConfiguration) {
+        var settings = LocalSendSettings()
+        settings.port = 0
+        settings.secure = false
+        settings.multicast = false
+        configuration.localSend = settings
+    }
+
+    /// The LocalSend port, once the receiver said it listens there.
+    static func localSendPort(_ events: TransferTests.Events) async -> Int? {
+        await eventually(60) { events.localSendPort != nil } ? events.localSendPort : nil
+    }
+
     @Test(.timeLimit(.minutes(1))) func aQuestionThatTimesOutIsWithdrawnAndTheSenderIsDeclined() async throws {
         let a = try Device(), b = try Device()
         let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
@@ -73,13 +87,9 @@ import Testing
         let prompt = Patient(answerAfter: 6)
         try await TransferTests.withReceiver(b, mode: .everyone, prompt: prompt.ask, executor: .dedicated("ask-lifecycle"), configure: { configuration in
             configuration.idleTimeout = 2
-            var settings = LocalSendSettings()
-            settings.port = 0
-            settings.secure = false
-            settings.multicast = false
-            configuration.localSend = settings
+            Self.speakLocalSend(&configuration)
         }) { _, events in
-            let port = try #require(await eventually(60) { events.localSendPort != nil } ? events.localSendPort : nil)
+            let port = try #require(await Self.localSendPort(events))
             let report = try await LocalSendSender(root: a.root, deviceName: "Ann's laptop")
                 .send([item], to: LocalSendTarget(host: "127.0.0.1", port: port, secure: false))
             #expect(report.complete)
@@ -97,14 +107,8 @@ import Testing
         let prompt: @Sendable (IncomingAsk) async -> Bool = { ask in
             count.add(1, ordering: .relaxed).newValue == 1 ? await first.ask(ask) : true
         }
-        try await TransferTests.withReceiver(b, mode: .everyone, prompt: prompt, configure: { configuration in
-            var settings = LocalSendSettings()
-            settings.port = 0
-            settings.secure = false
-            settings.multicast = false
-            configuration.localSend = settings
-        }) { _, events in
-            let port = try #require(await eventually(60) { events.localSendPort != nil } ? events.localSendPort : nil)
+        try await TransferTests.withReceiver(b, mode: .everyone, prompt: prompt, configure: Self.speakLocalSend) { _, events in
+            let port = try #require(await Self.localSendPort(events))
             let target = LocalSendTarget(host: "127.0.0.1", port: port, secure: false)
             var impatient = LocalSendSender(root: a.root, deviceName: "Ann's laptop")
             impatient.answerPatience = 1
