@@ -71,6 +71,7 @@ public enum TestSupport {
         inherited["DISPLAY"] = nil
         inherited["WAYLAND_DISPLAY"] = nil
         if TestUser.startsAsUser(executable) {
+            TestUser.ownFolders(named: arguments + Array(environment.values))
             let command = TestUser.command(executable, arguments)
             process.executableURL = URL(fileURLWithPath: command.executable)
             process.arguments = command.arguments

@@ -35,11 +35,13 @@ public enum TestUser {
     }()
 
     /// The programs a test starts as the user: `nearby` (sender, receiver, pairing), the sample
-    /// apps, and the probes that stand in for an app or a peer's mDNS stack. The other tools
+    /// apps, the probes that stand in for an app or a peer's mDNS stack, and `openin` and
+    /// `openurl`, which start apps (an app they start runs as they do). The other tools
     /// (`inboxd` among them) still run as the test process: their tests write into an Inbox
     /// from the test process, playing another app of the same user, and inboxd's checks (who
     /// holds a file open, who owns it) would see a stranger.
-    public static let programs: Set<String> = ["nearby", "PersonEditor", "PersonViewer", "Contacts", "SeedAppB", "handoff-probe", "mdns-probe"]
+    public static let programs: Set<String> = ["nearby", "PersonEditor", "PersonViewer", "Contacts", "SeedAppB", "handoff-probe", "mdns-probe",
+                                               "openin", "openurl"]
 
     /// Whether `executable` is one of ``programs`` (built into the products folder, or a link there
     /// from an app's bundle).
@@ -67,6 +69,26 @@ public enum TestUser {
         lchown(url.path, uid, gid)
         guard let walker = FileManager.default.enumerator(atPath: url.path) else { return }
         while let relative = walker.nextObject() as? String { lchown(url.path + "/" + relative, uid, gid) }
+    }
+
+    /// Gives the user the test folders (``TestSupport/temporaryDirectory()``'s) that `words`
+    /// name, before a tool starts as the user with them: what the test made in its own process
+    /// (a device root's registry, its identity key, written 0600 as root) is then the user's,
+    /// as it would be had the person made it.
+    public static func ownFolders(named words: [String]) {
+        guard active else { return }
+        let prefix = NSTemporaryDirectory() + "plist-tests-"
+        var folders: Set<String> = []
+        for word in words {
+            var rest = Substring(word)
+            while let range = rest.range(of: prefix) {
+                let tail = rest[range.upperBound...]
+                let end = tail.firstIndex(where: { $0 == "/" || $0 == ":" || $0 == " " || $0 == "=" }) ?? tail.endIndex
+                folders.insert(String(rest[range.lowerBound..<end]))
+                rest = tail[end...]
+            }
+        }
+        for folder in folders where FileManager.default.fileExists(atPath: folder) { own(URL(fileURLWithPath: folder)) }
     }
 
     /// The environment `inherited` becomes for a tool started as the user: its own home, and no
