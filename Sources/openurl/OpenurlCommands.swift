@@ -55,7 +55,11 @@ struct OpenurlCommands {
     func urlText(_ operand: String) throws(Failure) -> String {
         guard operand == "-" else { return operand }
         var bytes: [UInt8]
-        do { bytes = try FileSystem.read("/dev/stdin") } catch { throw Failure(message: "cannot read the URL from standard input: \(error)") }
+        // Read from the descriptor, as pbcopy does: opening /dev/stdin anew is refused when the
+        // pipe belongs to another user (a caller that dropped its privileges, sudo -u).
+        do { bytes = try OwnedDescriptor.duplicate(borrowing: 0).readAll() } catch {
+            throw Failure(message: "cannot read the URL from standard input: \(error)")
+        }
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
         guard !bytes.isEmpty else { throw Failure(message: "standard input holds no URL") }
         return String(decoding: bytes, as: UTF8.self)
