@@ -64,7 +64,10 @@ enum SheetText {
 
     /// - Parameter details: more fields for an app (Linux desktop apps).
     static func json(_ sheet: Sheet, all: Bool, details: ((Sheet.AppEntry) -> [(String, PropertyList)])? = nil) -> String {
-        func dict(_ pairs: [(String, PropertyList)]) -> PropertyList { .dictionary(OrderedDictionary(uniqueKeysWithValues: pairs)) }
+        // Every key below is a distinct literal: not checked again string by string (892
+        // comparisons, 46,000 instructions of `--list --json` at 400 desktop files, callgrind);
+        // a debug build still checks.
+        func dict(_ pairs: [(String, PropertyList)]) -> PropertyList { .dictionary(OrderedDictionary(uncheckedUniqueKeysWithValues: pairs)) }
         var top: [(String, PropertyList)] = [
             ("documents", .array(sheet.documents.map { dict([("path", .string($0.path)), ("type", .string($0.type.identifier)),
                                                             // The MIME type the desktop apps are looked up by (`gio mime TYPE`).
