@@ -5,8 +5,16 @@ import PackageDescription
 // once per file by scripts and CI, and loading the shared ICU alone costs about 1 ms of a 2.6 ms
 // start. lld's --no-warnings silences glibc's notes that getaddrinfo/dlopen in a static binary
 // need the same glibc at run time: libxml2's network code is never called (XML_PARSE_NONET).
+//
+// The linker lays out first, together, the functions one `openin` query runs from its start to its
+// exit and the caches they fill (Support/link/startup.order, written by scripts/startup-order): a
+// start then faults fewer pages of the binary in. `openin --list --json` at 400 desktop files:
+// 240 -> 193 page faults, 2.26 -> 2.16 ms (medians of 300 alternating starts, in both orders, the
+// binaries settled in the page cache). Every tool takes that order: they share the runtime's and
+// the libraries' start-up code, and --no-warnings covers the functions a tool lacks.
 let staticExecutable: [LinkerSetting] = [
     .unsafeFlags(["-static-executable", "-use-ld=lld", "-Xlinker", "--no-warnings",
+                  "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Support/link/startup.order",
                   "-Xlinker", "-lxml2", "-Xlinker", "-licuuc", "-Xlinker", "-licudata",
                   "-Xlinker", "-lz", "-Xlinker", "-llzma", "-Xlinker", "-lstdc++", "-Xlinker", "-lm"]),
 ]

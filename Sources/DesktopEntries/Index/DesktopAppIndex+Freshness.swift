@@ -57,8 +57,8 @@ extension DesktopAppIndex {
         var folder: OwnedDescriptor?
         var folderPath: UnsafeRawBufferPointer?
         for i in range {
-            let at = start + i * IndexLayout.sourceWords
-            let offset = Int(word(at)), length = Int(word(at + 1))
+            guard let row = sourceRow(at: start + i * IndexLayout.sourceWords) else { return false }
+            let offset = Int(Self.word(0, of: row)), length = Int(Self.word(1, of: row))
             guard let path = bytes(offset: offset, length: length + 1), path[length] == 0 else { return false }
             let cPath = path.baseAddress!.assumingMemoryBound(to: CChar.self)
             var status: FileStatus?
@@ -70,11 +70,11 @@ extension DesktopAppIndex {
             } else {
                 status = FileSystem.status(cString: cPath)
             }
-            if IndexLayout.SourceKind(rawValue: word(at + 2)) == .folder, status?.kind == .directory {
+            if IndexLayout.SourceKind(rawValue: Self.word(2, of: row)) == .folder, status?.kind == .directory {
                 folder = OwnedDescriptor.lookupFolder(cString: cPath)
                 folderPath = UnsafeRawBufferPointer(rebasing: path[..<length])
             }
-            guard sourceRecord(at: at, matches: status) else { return false }
+            guard Self.sourceRecord(row, matches: status) else { return false }
         }
         return true
     }
@@ -82,21 +82,36 @@ extension DesktopAppIndex {
     /// Whether source `index` was recorded with `status` (``IndexBuilder`` reuses the entry of a
     /// desktop file whose source matches).
     func source(_ index: Int, matches status: FileStatus?) -> Bool {
-        guard index >= 0, index < header(.sourceCount) else { return false }
-        return sourceRecord(at: header(.sourceOffset) + index * IndexLayout.sourceWords, matches: status)
+        guard index >= 0, index < header(.sourceCount),
+              let row = sourceRow(at: header(.sourceOffset) + index * IndexLayout.sourceWords) else { return false }
+        return Self.sourceRecord(row, matches: status)
+    }
+
+    /// The words of the sources table's row at word `at`, checked against the file's bounds once
+    /// for the row: read word by word, each read checked, the rows were 161,000 of the 3.5 M
+    /// instructions of `openin --list` at 400 desktop files (442 rows), 26,000 this way (callgrind).
+    private func sourceRow(at: Int) -> UnsafeRawPointer? {
+        guard at >= 0, (at + IndexLayout.sourceWords) * 4 <= count else { return nil }
+        return UnsafeRawPointer(bitPattern: base)! + at * 4
+    }
+
+    /// Word `index` of a row ``sourceRow(at:)`` gave.
+    private static func word(_ index: Int, of row: UnsafeRawPointer) -> UInt32 {
+        row.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian
     }
 
     /// The one rule of "unchanged": a missing source is still missing; a present one has the
     /// same kind, device, inode and modification time, and a file the same size.
-    private func sourceRecord(at: Int, matches status: FileStatus?) -> Bool {
-        let kind = IndexLayout.SourceKind(rawValue: word(at + 2))
+    private static func sourceRecord(_ row: UnsafeRawPointer, matches status: FileStatus?) -> Bool {
+        func word(_ index: Int) -> UInt32 { Self.word(index, of: row) }
+        let kind = IndexLayout.SourceKind(rawValue: word(2))
         guard let status else { return kind == .missing }
-        let inode = UInt64(word(at + 3)) | UInt64(word(at + 4)) << 32
-        let seconds = Int64(bitPattern: UInt64(word(at + 5)) | UInt64(word(at + 6)) << 32)
-        let size = Int64(bitPattern: UInt64(word(at + 8)) | UInt64(word(at + 9)) << 32)
-        let device = UInt64(word(at + 10)) | UInt64(word(at + 11)) << 32
+        let inode = UInt64(word(3)) | UInt64(word(4)) << 32
+        let seconds = Int64(bitPattern: UInt64(word(5)) | UInt64(word(6)) << 32)
+        let size = Int64(bitPattern: UInt64(word(8)) | UInt64(word(9)) << 32)
+        let device = UInt64(word(10)) | UInt64(word(11)) << 32
         guard kind == IndexLayout.SourceKind(status), status.inode == inode, status.device == device, status.modified.seconds == seconds,
-              status.modified.nanoseconds == Int64(word(at + 7)) else { return false }
+              status.modified.nanoseconds == Int64(word(7)) else { return false }
         return kind != .file || status.size == size
     }
 

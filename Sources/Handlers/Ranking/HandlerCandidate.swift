@@ -44,16 +44,16 @@ public struct HandlerCandidate: Sendable, Hashable {
 
     /// A sentence for `--explain`.
     public var reason: String {
-        var parts: [String] = []
-        if isUserDefault { parts.append("the user's default") }
+        // One string, not an array then `joined`: `openin --list --json` says this for every app,
+        // and a process's first generic `joined` costs about 130,000 instructions of run-time
+        // type lookups (callgrind).
+        var text = isUserDefault ? "the user's default, " : ""
         switch match {
-        case .everything: parts.append("claims everything (* in its legacy extension or MIME list)")
-        case .legacyExtension, .legacyMIMEType: parts.append("claims the legacy \(claimedType) (no LSItemContentTypes)")
-        case .type: parts.append("claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")")
+        case .everything: text += "claims everything (* in its legacy extension or MIME list)"
+        case .legacyExtension, .legacyMIMEType: text += "claims the legacy \(claimedType) (no LSItemContentTypes)"
+        case .type: text += "claims \(claimedType)\(distance == 0 ? " (the document's own type)" : " (\(distance) step\(distance == 1 ? "" : "s") up)")"
         }
-        if isWildcard { parts.append("a wildcard claim") }
-        parts.append("rank \(claim.rank.rawValue)")
-        parts.append("role \(claim.role.rawValue)")
-        return parts.joined(separator: ", ")
+        if isWildcard { text += ", a wildcard claim" }
+        return text + ", rank \(claim.rank.rawValue), role \(claim.role.rawValue)"
     }
 }

@@ -61,7 +61,7 @@ public struct JSONPropertyListWriter: Sendable {
         func newline(_ level: Int) {
             guard prettyPrinted else { return }
             out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: 2 * level))
+            for _ in 0..<(2 * level) { out.append(0x20) }
         }
         switch value {
         case .string(let s): Self.appendString(s, to: &out)
@@ -97,7 +97,7 @@ public struct JSONPropertyListWriter: Sendable {
             out.append(UInt8(ascii: "{"))
             if entries.isEmpty, prettyPrinted { out.append(0x0A) }
             // Byte for byte: canonically equivalent keys are equal as Strings but are written as given.
-            if !entries.keys.elementsEqual(lastKeys.given, by: { $0.utf8.elementsEqual($1.utf8) }) {
+            if !entries.keys.elementsEqual(lastKeys.given, by: Self.sameBytes) {
                 let given = Array(entries.keys)
                 lastKeys = SortedKeys(given: given, order: given.indices.sorted { FoundationKeyOrder.precedes(given[$0], given[$1]) })
             }
@@ -107,7 +107,9 @@ public struct JSONPropertyListWriter: Sendable {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 Self.appendString(key, to: &out)
-                out.append(contentsOf: (prettyPrinted ? " : " : ":").utf8)
+                if prettyPrinted { out.append(0x20) }
+                out.append(UInt8(ascii: ":"))
+                if prettyPrinted { out.append(0x20) }
                 do { try append(entries.values[place], indent: indent + 1, keys: &lastKeys, to: &out) } catch {
                     throw PropertyListWriteError(error.message, at: PropertyListPath([.key(key)] + error.keyPath.components))
                 }
@@ -115,6 +117,16 @@ public struct JSONPropertyListWriter: Sendable {
             newline(indent)
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Whether `a` and `b` have the same UTF-8 bytes (canonically equivalent strings that differ
+    /// in their bytes are different keys here). Compared as contiguous buffers: comparing the two
+    /// `utf8` views element by element was 98,000 of the 429,000 instructions of writing `openin
+    /// --list --json`'s report at 400 desktop files, this 39,000 (callgrind).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
     }
 
     static func appendString(_ s: String, to out: inout [UInt8]) {
