@@ -20,8 +20,7 @@ extension FuzzEntry {
                 precondition(file.sha256.map { LocalSendPrepareUpload.digest($0) != nil } ?? true, "a bad sha256 went through")
                 // A name from the network becomes one safe path component.
                 let safe = ItemName.safe(file.fileName)
-                precondition(!safe.isEmpty && !safe.contains("/") && safe != "." && safe != ".." && safe.utf8.count <= 255,
-                             "an unsafe name: \(safe)")
+                precondition(ItemName.isSafe(safe) && ItemName.safe(safe) == safe, "an unsafe name: \(safe.debugDescription)")
             }
             let again = try? LocalSendPrepareUpload.decode(LocalSendJSON.encode(request))
             precondition(again == request, "a prepare-upload changed in a round trip")

@@ -54,6 +54,12 @@ import NIOEmbedded
     /// to an equal message.
     public static func sessionMessage(_ bytes: [UInt8]) {
         guard let message = try? SessionMessage.decode(bytes) else { return }
+        if case .ask(_, _, _, _, let items) = message {
+            for item in items {
+                let safe = ItemName.safe(item.name)
+                precondition(ItemName.isSafe(safe) && ItemName.safe(safe) == safe, "an unsafe name: \(safe.debugDescription)")
+            }
+        }
         let again = try? SessionMessage.decode(message.encoded())
         precondition(again == message, "a session message changed in a round trip: \(message) became \(String(describing: again))")
     }

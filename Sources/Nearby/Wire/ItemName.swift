@@ -7,24 +7,58 @@ public enum ItemName {
     /// The most bytes a name keeps (the usual file-system limit).
     public static let maximumBytes = 255
 
+    /// The most combining marks one character keeps. Real scripts stack a few (Vietnamese two,
+    /// Tibetan and Indic clusters a handful); a pile of dozens only draws over its neighbours.
+    public static let maximumMarksPerCharacter = 8
+
     /// `name` made safe: NFC; `/`, NUL, control and bidirectional-override characters replaced
-    /// by `_`; a leading dot replaced (no hidden files); empty, `.` and `..` become `item`; cut to
-    /// ``maximumBytes`` UTF-8 bytes at a character boundary, keeping a short extension.
+    /// by `_`; combining marks bounded per character; cut to ``maximumBytes`` UTF-8 bytes at a
+    /// character boundary, keeping a short extension; and only then the leading-dot rule (no
+    /// hidden files, nothing named like the spool's `.partial` and `.delivered` markers) and the
+    /// empty rule (`item`), so the cut cannot undo them.
     public static func safe(_ name: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in name.precomposedStringWithCanonicalMapping.unicodeScalars {
-            scalars.append(isUnsafe(scalar) ? "_" : scalar)
+        var result = ""
+        for character in name.precomposedStringWithCanonicalMapping {
+            var marks = 0
+            var scalars = String.UnicodeScalarView()
+            for scalar in character.unicodeScalars {
+                if isMark(scalar) {
+                    marks += 1
+                    if marks > maximumMarksPerCharacter { continue }
+                }
+                scalars.append(isUnsafe(scalar) ? "_" : scalar)
+            }
+            result.unicodeScalars.append(contentsOf: scalars)
         }
-        var result = String(scalars)
+        result = cut(result)
         if result.hasPrefix(".") { result = "_" + result.dropFirst() }
         if result.isEmpty || result == "_" || result == "_." { result = "item" }
-        return cut(result)
+        return result
+    }
+
+    /// Whether `name` keeps every promise ``safe(_:)`` makes: one non-empty component, not
+    /// hidden, no unsafe character, marks bounded, at most ``maximumBytes`` bytes, NFC. The fuzz
+    /// entries hold every decoded name to it.
+    public static func isSafe(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= maximumBytes,
+              name == name.precomposedStringWithCanonicalMapping else { return false }
+        return name.allSatisfy { character in
+            !character.unicodeScalars.contains(where: isUnsafe)
+                && character.unicodeScalars.filter(isMark).count <= maximumMarksPerCharacter
+        }
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         if scalar == "/" || scalar.properties.generalCategory == .control { return true }
         // Bidirectional overrides and isolates make a name read differently from what it is.
         return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     static func cut(_ name: String) -> String {
@@ -36,6 +70,7 @@ public enum ItemName {
             if kept.utf8.count + character.utf8.count + ext.utf8.count > maximumBytes { break }
             kept.append(character)
         }
-        return kept + ext
+        // A first character longer than the room leaves no stem: a plain one keeps the name visible.
+        return (kept.isEmpty ? "item" : kept) + ext
     }
 }
