@@ -1,4 +1,8 @@
-@_spi(Fuzzing) import Nearby
+import Foundation
+import NIOCore
+import NIOEmbedded
+import TestHelpers
+@_spi(Fuzzing) @testable import Nearby
 import Testing
 
 /// The frame decoder's fuzz target holds for its own seeds, and for each seed cut at many places:
@@ -47,5 +51,30 @@ import Testing
             let archive = try #require(seeds.first { $0.name == name }).bytes.dropFirst(2)
             #expect(FuzzEntry.archive(Array(archive), cuts: []) == ["./notes.txt:5", "./empty:0", "trailer"])
         }
+    }
+}
+
+/// The input `FuzzFrames` stopped on within 10,000 executions (issue #43): a `finished` frame
+/// whose header declares 65,536 payload bytes. The decoder refuses it (a `finished` frame
+/// carries nothing); the oracle allowed it a data frame's limit and trapped on that refusal. It
+/// is kept in Fuzz/Regressions and must pass the target now.
+@Suite struct FrameRegressionTests {
+    static let input = TestSupport.packageRoot.appendingPathComponent("Fuzz/Regressions/nearby-frames-finished-with-payload.bin")
+
+    @Test func aFinishedFrameWithAPayloadIsRefusedAndTheOracleAgrees() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.input))
+        let stream = bytes.dropFirst(1 + 3 * Int(bytes[0] & 3))
+        #expect(Array(stream.prefix(5)) == [Frame.Kind.finished.rawValue, 0, 1, 0, 0])
+        #expect(FrameRegressionTests.decoderRefuses(Array(stream)))
+        FuzzEntry.frames(bytes)
+        // An empty `finished` frame is still taken.
+        #expect(!FrameRegressionTests.decoderRefuses([Frame.Kind.finished.rawValue, 0, 0, 0, 0]))
+    }
+
+    static func decoderRefuses(_ stream: [UInt8]) -> Bool {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(FrameDecoder()))
+        defer { _ = try? channel.finish() }
+        do { try channel.writeInbound(ByteBuffer(bytes: stream)) } catch { return error is FrameDecoder.Invalid }
+        return false
     }
 }

@@ -17,6 +17,16 @@ public struct Frame: Sendable, Equatable {
         /// The end of one direction of a continuation stream (no payload): Handoff's
         /// `ContinuationFrame.Kind.finished`, so that it passes between the app and the network as is.
         case finished = 3
+
+        /// The longest payload a frame of this kind may carry: the one limit the decoder
+        /// enforces and the fuzz oracle expects (a `finished` frame carries none).
+        public var maximumPayload: Int {
+            switch self {
+            case .message: Frame.maximumMessage
+            case .data: Frame.maximumData
+            case .finished: 0
+            }
+        }
     }
 
     /// The largest message: an ask for ``Limits/maximumItems`` items with long names fits.

@@ -35,11 +35,7 @@ struct FrameDecoder: ByteToMessageDecoder {
               let kindByte: UInt8 = buffer.getInteger(at: buffer.readerIndex),
               let length: UInt32 = buffer.getInteger(at: buffer.readerIndex + 1) else { return .needMoreData }
         guard let kind = Frame.Kind(rawValue: kindByte) else { throw Invalid(description: "unknown frame kind \(kindByte)") }
-        let limit = switch kind {
-        case .message: Frame.maximumMessage
-        case .data: Frame.maximumData
-        case .finished: 0
-        }
+        let limit = kind.maximumPayload
         guard Int(length) <= limit else { throw Invalid(description: "a \(kind) frame of \(length) bytes (at most \(limit))") }
         if kind == .data && length > 0 {
             buffer.moveReaderIndex(forwardBy: Frame.headerSize)
