@@ -35,6 +35,9 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
     /// A LocalSend device presents another certificate than the one remembered for it (its
     /// name, where it was, the remembered fingerprint and the one it showed).
     case certificateChanged(device: String, remembered: Fingerprint, got: Fingerprint)
+    /// A later connection of one send showed another certificate than the send's first: a device
+    /// in the middle, given nothing (the handshake ended before any request).
+    case certificateChangedDuringSend(device: String, first: Fingerprint, got: Fingerprint)
 
     /// One sentence.
     public var description: String {
@@ -63,6 +66,9 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
         case .certificateChanged(let device, let remembered, let got):
             "\(device) presents another certificate (\(got.hex.prefix(16))…) than before (\(remembered.hex.prefix(16))…): refused; "
                 + "if it was reinstalled, send with --new-certificate"
+        case .certificateChangedDuringSend(let device, let first, let got):
+            "\(device) showed the certificate \(first.hex.prefix(16))… first, then \(got.hex.prefix(16))…: "
+                + "another device may be in the middle; the send stopped before any request to it"
         }
     }
 }

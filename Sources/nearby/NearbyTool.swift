@@ -331,6 +331,11 @@ struct NearbyTool: Sendable {
         return 0
     }
 
+    /// What an AirDrop send can and cannot vouch for, said before each one (docs/nearby.md, "A
+    /// device in the middle").
+    static let airDropStance = "note: AirDrop checks no certificate: the receiver is whoever answers to that name or address; "
+        + "this send's connections must all show the first one's certificate"
+
     func send() throws -> Int32 {
         let items: [OutgoingItem]
         let transfer: @Sendable (_ items: [OutgoingItem], _ progress: @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport
@@ -348,6 +353,8 @@ struct NearbyTool: Sendable {
                 transfer = try localSendTransfer(to: to)
             } else if let interface = command[.airDrop] {
                 transfer = try airDropTransfer(to: to, interface: interface)
+                // The person should know what AirDrop's protocol does not check before a file goes.
+                if !json { Output.error(Self.airDropStance) }
             } else {
                 let target = try resolveTarget(to)
                 let sender = NearbySender(root: root, deviceName: deviceName, senderApp: command[.from] ?? "org.document-interchange.nearby")

@@ -123,7 +123,7 @@ import Testing
 
     static func post(_ path: String, _ body: [UInt8], port: Int, type: String = "application/octet-stream", host: String = "::1") async throws -> HTTPClient.Reply {
         let client = HTTPClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
-        return try await client.request(.POST, host: host, port: port, secure: true, path: path, body: .bytes(body, contentType: type), check: PeerCheck { _ in true })
+        return try await client.request(.POST, host: host, port: port, secure: true, path: path, body: .bytes(body, contentType: type), check: PeerCheck(.anyoneRecorded))
     }
 
     @Test func onlyTheOfferedRegularFilesAreKeptUnderSafeNames() async throws {
@@ -200,5 +200,47 @@ extension TransferTests.Events {
     /// The port of the receiver's AirDrop server, once it said it listens.
     var airDropPort: Int? {
         all.lazy.compactMap { if case .listeningAirDrop(let port, _) = $0 { port } else { nil } }.first
+    }
+}
+
+/// A device in the middle of an AirDrop send (issue #43). The protocol pins nothing between
+/// sends, but one send's connections must show one certificate: the `Ask` the one `Discover`
+/// showed, the `Upload` the one the `Ask` showed. Before, a relay could pass the `Ask` to the real
+/// receiver and take the whole archive on the `Upload`.
+@Suite struct AirDropMiddleTests {
+    typealias Device = TransferTests.Device
+
+    @Test func theUploadMustShowTheAsksCertificateAndTheAskTheDiscovered() async throws {
+        let a = try Device(), real = try Device(), impostor = try Device()
+        let path = NSTemporaryDirectory() + "airdrop-middle-\(UUID().uuidString).bin"
+        let bytes = (0..<300_000).map { _ in UInt8.random(in: 0...255) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let item = try OutgoingItem(path: path, type: "public.data")
+        let sender = AirDropSender(root: a.root, deviceName: "Ann's laptop")
+        try await AirDropTests.withAirDrop(real) { realPort, realEvents in
+            try await AirDropTests.withAirDrop(impostor) { impostorPort, impostorEvents in
+                // Ask to the real receiver, Upload to the impostor.
+                let relay = try Relay(to: "::1") { n in n == 0 ? realPort : impostorPort }
+                defer { relay.stop() }
+                let receiver = AirDropFound(name: "Bea's desktop", host: "127.0.0.1", port: relay.port, identifier: "")
+                await #expect { try await sender.send([item], to: receiver) } throws: { error in
+                    guard case NearbyError.certificateChangedDuringSend(_, real.identity.fingerprint, impostor.identity.fingerprint) = error else { return false }
+                    return "\(error)".contains("in the middle")
+                }
+                let toImpostor = relay.bytesFromClient[1] ?? 0
+                #expect(toImpostor < 8_000, "only a TLS handshake may reach the impostor, not \(toImpostor) bytes")
+                #expect(realEvents.all.contains { if case .asked = $0 { true } else { false } })
+
+                // Found by Discover with the real certificate, the Ask itself must show it.
+                let second = try Relay(to: "::1") { _ in impostorPort }
+                defer { second.stop() }
+                let found = AirDropFound(name: "Bea's desktop", host: "127.0.0.1", port: second.port, identifier: "", certificate: real.identity.fingerprint)
+                await #expect { try await sender.send([item], to: found) } throws: { error in
+                    if case NearbyError.certificateChangedDuringSend = error { true } else { false }
+                }
+                #expect(!impostorEvents.all.contains { if case .asked = $0 { true } else { false } }, "the impostor never heard the ask")
+            }
+        }
     }
 }

@@ -207,7 +207,7 @@ import Testing
         let b = try Device()
         try await Self.withLocalSend(b, secure: true) { port, _ in
             let client = HTTPClient(identity: try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: try Device().root)))
-            let check = PeerCheck { _ in true }
+            let check = PeerCheck(.anyoneRecorded)
             let reply = try await client.request(.GET, host: "127.0.0.1", port: port, secure: true, path: "/api/localsend/v1/info", check: check)
             let device = try LocalSendDevice.decode(reply.body)
             #expect(device.fingerprint == b.identity.fingerprint.hex.uppercased() && check.fingerprint == b.identity.fingerprint)
@@ -285,5 +285,41 @@ extension TransferTests.Events {
     /// The port of the receiver's LocalSend server, once it said it listens.
     var localSendPort: Int? {
         all.lazy.compactMap { if case .listeningLocalSend(let port, _) = $0 { port } else { nil } }.first
+    }
+}
+
+/// A device in the middle of a LocalSend send (issue #43): a relay passes the sender's first
+/// connection (`info`) to the real device and every later one to an impostor with a certificate
+/// of its own. The sender once pinned its first connection only: the PIN and the whole file went
+/// to the impostor, and the send reported success.
+@Suite struct LocalSendMiddleTests {
+    typealias Device = TransferTests.Device
+
+    @Test func laterConnectionsMustShowTheFirstCertificate() async throws {
+        let a = try Device(), real = try Device(), impostor = try Device()
+        let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
+        var sender = LocalSendSender(root: a.root, deviceName: "Ann's laptop")
+        sender.pin = "4711"
+        try await LocalSendTests.withLocalSend(real, secure: true, configure: { $0.pin = "4711" }) { realPort, realEvents in
+            // The impostor takes any PIN it is given and accepts everything.
+            try await LocalSendTests.withLocalSend(impostor, secure: true) { impostorPort, impostorEvents in
+                let relay = try Relay { n in n == 0 ? realPort : impostorPort }
+                defer { relay.stop() }
+                await #expect { try await sender.send([item], to: LocalSendTarget(host: "127.0.0.1", port: relay.port)) } throws: { error in
+                    guard case NearbyError.certificateChangedDuringSend(_, real.identity.fingerprint, impostor.identity.fingerprint) = error else { return false }
+                    return "\(error)".contains(impostor.identity.fingerprint.hex.prefix(16)) && "\(error)".contains("in the middle")
+                }
+                #expect(relay.accepted == 2, "info to the real device, then one attempt at the impostor")
+                // Nothing reached the impostor: no ask (which carries the PIN), no byte.
+                #expect(impostorEvents.all.filter { if case .asked = $0 { true } else { false } }.isEmpty, "\(impostorEvents.all)")
+                #expect(!FileManager.default.fileExists(atPath: impostor.inbox("com.example.notes")))
+                #expect(realEvents.all.filter { if case .asked = $0 { true } else { false } }.isEmpty)
+            }
+        }
+        // Sent straight to the real device, the same sender delivers.
+        try await LocalSendTests.withLocalSend(real, secure: true, configure: { $0.pin = "4711" }) { port, _ in
+            let report = try await sender.send([item], to: LocalSendTarget(host: "127.0.0.1", port: port))
+            #expect(report.complete)
+        }
     }
 }

@@ -17,7 +17,7 @@ final class RawSession {
     /// connection closes when `body` returns.
     static func run(_ device: TransferTests.Device, port: Int, _ body: (RawSession) async throws -> Void) async throws {
         let channel = try await Connection.connect(host: "127.0.0.1", port: port, identity: device.identity,
-                                                   check: PeerCheck { _ in true }, timeout: 5, idle: 30)
+                                                   check: PeerCheck(.anyoneRecorded), timeout: 5, idle: 30)
         try await channel.executeThenClose { inbound, outbound in
             try await body(RawSession(frames: inbound.makeAsyncIterator(), outbound: outbound))
         }

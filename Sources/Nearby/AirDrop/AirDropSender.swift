@@ -14,13 +14,18 @@ public struct AirDropFound: Sendable, Equatable {
     public var port: Int
     /// Its service identifier (the instance name).
     public var identifier: String
+    /// The certificate its `Discover` answer came with: the send's later connections must show
+    /// it again. AirDrop pins nothing between sends (a receiver's certificate is self-signed and
+    /// new to every sender), so this binds one send together, no more.
+    public var certificate: Fingerprint?
 
     /// A receiver at `host`:`port`.
-    public init(name: String, host: String, port: Int, identifier: String) {
+    public init(name: String, host: String, port: Int, identifier: String, certificate: Fingerprint? = nil) {
         self.name = name
         self.host = host
         self.port = port
         self.identifier = identifier
+        self.certificate = certificate
     }
 }
 
@@ -62,11 +67,12 @@ public struct AirDropSender: Sendable {
                 var host = address.description
                 if host.hasPrefix("fe80") { host += "%" + interface }
                 let port = Int(service.port)
+                let check = PeerCheck(.anyoneRecorded)
                 guard let reply = try? await client.request(.POST, host: host, port: port, secure: true, path: "/Discover",
                                                             body: .bytes(AirDropPlist.empty, contentType: "application/octet-stream"),
-                                                            check: PeerCheck { _ in true }),
+                                                            check: check),
                       reply.status == 200, let info = try? AirDropReceiverInfo.decode(reply.body) else { continue }
-                let receiver = AirDropFound(name: info.name, host: host, port: port, identifier: service.name)
+                let receiver = AirDropFound(name: info.name, host: host, port: port, identifier: service.name, certificate: check.fingerprint)
                 found.append(receiver)
                 if receiver.name == name { return found }
             }
@@ -82,23 +88,33 @@ public struct AirDropSender: Sendable {
     }
 
     /// Asks `receiver` to take `items`, then uploads them in one archive; every item counts as
-    /// delivered when the upload is answered 200 (AirDrop says no more).
+    /// delivered when the upload is answered 200 (AirDrop says no more). The `Ask` must show the
+    /// certificate `Discover` showed (when the receiver was found), and the `Upload` the one the
+    /// `Ask` showed: a device in the middle of a later connection gets no name, PIN or byte of it.
     public func send(_ items: [OutgoingItem], to receiver: AirDropFound,
                      progress: @escaping @Sendable (SendProgress) -> Void = { _ in }) async throws -> SendReport {
+        do { return try await pinnedSend(items, to: receiver, progress: progress) } catch NearbyError.pinMismatch(let first?, let got) {
+            throw NearbyError.certificateChangedDuringSend(device: "the AirDrop receiver at \(receiver.host):\(receiver.port)", first: first, got: got)
+        }
+    }
+
+    func pinnedSend(_ items: [OutgoingItem], to receiver: AirDropFound,
+                    progress: @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport {
         var asking = try client()
         asking.timeout = answerPatience
-        let check = PeerCheck { _ in true }
+        let check = PeerCheck(receiver.certificate.map { .pinned($0) } ?? .anyoneRecorded)
         let ask = AirDropAsk(senderName: deviceName, senderModel: "nearby", senderID: Fingerprint.hex((0..<6).map { _ in UInt8.random(in: 0...255) }),
                              bundleID: senderApp, files: items.map { AirDropAsk.File(name: $0.name, type: $0.type) })
         progress(.waiting)
         let answer = try await asking.request(.POST, host: receiver.host, port: receiver.port, secure: true, path: "/Ask",
                                               body: .bytes(ask.encoded(), contentType: "application/octet-stream"), check: check)
-        if let seen = check.fingerprint { progress(.connected(seen)) }
+        guard let seen = check.fingerprint else { throw NearbyError.connection("no certificate from \(receiver.host):\(receiver.port)") }
+        progress(.connected(seen))
         guard answer.status == 200 else { throw NearbyError.declined("AirDrop receiver '\(ItemName.safe(receiver.name))' declined (\(answer.status))") }
         progress(.answered(accepted: true, held: items.map { _ in 0 }))
         let upload = try await self.client().request(.POST, host: receiver.host, port: receiver.port, secure: true, path: "/Upload",
                                                      body: .stream(contentType: "application/x-cpio") { emit in try await Self.archive(items, emit) },
-                                                     check: check) { sent in
+                                                     check: PeerCheck(.pinned(seen))) { sent in
             progress(.bytes(item: 0, sent: sent, of: items.reduce(0) { $0 + $1.size }))
         }
         guard upload.status == 200 else { throw NearbyError.declined("AirDrop receiver '\(ItemName.safe(receiver.name))' refused the upload (\(upload.status))") }

@@ -7,7 +7,7 @@ enum LocalSendRegister {
     /// the sender checks the one it will send to against its `info` (``LocalSendSender``).
     static func post(_ me: LocalSendDevice, to host: String, port: Int, secure: Bool, client: HTTPClient) async -> LocalSendDevice? {
         guard let reply = try? await client.request(.POST, host: host, port: port, secure: secure, path: "/api/localsend/v2/register",
-                                                    body: .json(me.json), check: PeerCheck { _ in true }),
+                                                    body: .json(me.json), check: PeerCheck(.anyoneRecorded)),
               reply.status == 200 else { return nil }
         return try? LocalSendDevice.decode(reply.body)
     }

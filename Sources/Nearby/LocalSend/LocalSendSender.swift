@@ -48,23 +48,35 @@ public struct LocalSendSender: Sendable {
         self.deviceName = deviceName
     }
 
-    /// Sends `items` to `target`; the report names the device for each item it took.
+    /// Sends `items` to `target`; the report names the device for each item it took. Over HTTPS,
+    /// a connection after the first that shows another certificate ends the send with
+    /// ``NearbyError/certificateChangedDuringSend(device:first:got:)`` before its request.
     public func send(_ items: [OutgoingItem], to target: LocalSendTarget,
                      progress: @escaping @Sendable (SendProgress) -> Void = { _ in }) async throws -> SendReport {
+        do { return try await pinnedSend(items, to: target, progress: progress) } catch NearbyError.pinMismatch(let first?, let got) {
+            throw NearbyError.certificateChangedDuringSend(device: "the LocalSend device at \(target.address)", first: first, got: got)
+        }
+    }
+
+    func pinnedSend(_ items: [OutgoingItem], to target: LocalSendTarget,
+                    progress: @escaping @Sendable (SendProgress) -> Void) async throws -> SendReport {
         let folder = NearbyFolder(root: root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
         var client = HTTPClient(identity: identity)
         client.timeout = timeout
-        let check = PeerCheck { _ in true }
-        var reply = try await client.request(.GET, host: target.host, port: target.port, secure: target.secure, path: "/api/localsend/v2/info", check: check)
+        // The first connection takes any certificate and records it; it is judged against the
+        // remembered devices below, and every later connection of this send is pinned to it.
+        let first = PeerCheck(.anyoneRecorded)
+        var reply = try await client.request(.GET, host: target.host, port: target.port, secure: target.secure, path: "/api/localsend/v2/info", check: first)
         if reply.status == 404 {
-            reply = try await client.request(.GET, host: target.host, port: target.port, secure: target.secure, path: "/api/localsend/v1/info", check: check)
+            reply = try await client.request(.GET, host: target.host, port: target.port, secure: target.secure, path: "/api/localsend/v1/info", check: first)
         }
         guard reply.status == 200 else { throw NearbyError.protocolViolation("\(target.address) answered info with \(reply.status)") }
         let device = try LocalSendDevice.decode(reply.body)
         let name = "LocalSend device '\(ItemName.safe(device.alias))' at \(target.address)"
+        var check = PeerCheck(.anyoneRecorded)
         if target.secure {
-            guard let seen = check.fingerprint else { throw NearbyError.connection("no certificate from \(target.address)") }
+            guard let seen = first.fingerprint else { throw NearbyError.connection("no certificate from \(target.address)") }
             // LocalSend's fingerprint is its certificate's SHA-256: a device that names another is not what it says.
             guard Fingerprint(hex: device.fingerprint) == seen else {
                 throw NearbyError.protocolViolation("\(name) names the fingerprint \(device.fingerprint.prefix(16))… but presents \(seen.hex.prefix(16))…")
@@ -76,6 +88,7 @@ public struct LocalSendSender: Sendable {
             peers.remember(.init(alias: device.alias, fingerprint: seen, address: target.address))
             try peers.save(to: folder)
             progress(.connected(seen))
+            check = PeerCheck(.pinned(seen))
         }
         let registry = try? RegistryStore.forQuery(root: root)
         var files: [String: LocalSendPrepareUpload.File] = [:]

@@ -52,7 +52,7 @@ extension Pairing {
     public static func compare(_ side: Side, host: String, port: Int, name: String? = nil, timeout: Double = 10, patience: Double = 300,
                                confirm: @escaping @Sendable (Comparison) async -> Bool) async throws -> PairedDevice {
         let identity = try DeviceIdentity.loadOrCreate(in: NearbyFolder(root: side.root))
-        let check = PeerCheck { _ in true }
+        let check = PeerCheck(.anyoneRecorded)
         let connection = try await Connection.connect(host: host, port: port, identity: identity, check: check, timeout: timeout, idle: patience,
                                                      awaitingHandshake: true)
         do {

@@ -53,7 +53,7 @@ public enum Pairing {
         let folder = NearbyFolder(root: side.root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
         let connections = Connection.acceptLoop()
-        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: idle, connections: connections) { PeerCheck { _ in true } }
+        let listener = try await Connection.listen(host: host, port: port, identity: identity, idle: idle, connections: connections) { PeerCheck(.anyoneRecorded) }
         // A second device that connected meanwhile is closed, not dropped (AcceptLoop says why).
         defer { connections.discardAdopted() }
         let bound = listener.channel.localAddress?.port ?? port
@@ -126,7 +126,7 @@ public enum Pairing {
                             timeout: Double = 10) async throws -> PairedDevice {
         let folder = NearbyFolder(root: side.root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let check = PeerCheck { _ in true }
+        let check = PeerCheck(.anyoneRecorded)
         let connection = try await Connection.connect(host: host, port: port, identity: identity, check: check, timeout: timeout, idle: 60)
         do {
             return try await exchange(connection, check: check, side: side, identity: identity, code: code, host: host, name: name)

@@ -51,9 +51,7 @@ public final class NearbyReceiver: Sendable {
                                              idle: configuration.idleTimeout, connections: connections) {
             // The pins are read for every connection: a device paired or unpaired while the
             // receiver runs counts at once.
-            PeerCheck { fingerprint in
-                mode == .everyone || (try? PairedDevices.load(from: folder).device(with: fingerprint)) != nil
-            }
+            PeerCheck(.receiving(mode, folder))
         }
         port = server.channel.localAddress?.port ?? configuration.port
         self.configuration = configuration

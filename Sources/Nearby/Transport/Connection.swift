@@ -46,9 +46,7 @@ enum Connection {
     static func connect(from root: DeviceRoot, to target: SendTarget, timeout: Double, idle: Double) async throws -> (NIOAsyncChannel<Frame, Frame>, PeerCheck) {
         let folder = NearbyFolder(root: root)
         let identity = try DeviceIdentity.loadOrCreate(in: folder)
-        let pins = try PairedDevices.load(from: folder)
-        let expected = target.expected
-        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? (pins.device(with: fingerprint) != nil) }
+        let check = PeerCheck(target.expected.map { .pinned($0) } ?? .paired(folder))
         let channel = try await connect(host: target.host, port: target.port, identity: identity, check: check, timeout: timeout, idle: idle)
         return (channel, check)
     }
@@ -94,8 +92,8 @@ enum Connection {
     /// certificate; then closes without a word (the receiver takes a connection that ends before
     /// its first frame as nothing). Throws why it could not.
     static func probe(_ target: SendTarget, identity: DeviceIdentity, timeout: Double) async throws {
-        let expected = target.expected
-        let check = PeerCheck { fingerprint in expected.map { $0 == fingerprint } ?? false }
+        guard let expected = target.expected else { throw NearbyError.connection("\(target.address): no certificate to probe for") }
+        let check = PeerCheck(.pinned(expected))
         let channel = try await connect(host: target.host, port: target.port, identity: identity, check: check, timeout: timeout,
                                         idle: timeout, awaitingHandshake: true)
         try? await channel.executeThenClose { _, _ in }

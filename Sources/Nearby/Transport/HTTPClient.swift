@@ -138,7 +138,7 @@ struct HTTPClient: Sendable {
                 return reply
             }
         } catch let error where error is NIOSSLError || error is BoringSSLError {
-            if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: nil, got: seen) }
+            if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: check.policy.pin, got: seen) }
             throw NearbyError.connection("\(address): TLS: \(error)")
         }
     }

@@ -40,14 +40,17 @@ enum TLSSetup {
     }
 }
 
-/// Which certificates one connection accepts, and the one it saw.
+/// One connection's ``TrustPolicy`` and the certificate it saw.
 final class PeerCheck: Sendable {
-    /// The decision for a fingerprint.
-    let accepts: @Sendable (Fingerprint) -> Bool
+    /// Which certificates the connection accepts.
+    let policy: TrustPolicy
     /// The fingerprint the peer presented (set during the handshake).
     let seen = Mutex<Fingerprint?>(nil)
 
-    init(accepts: @escaping @Sendable (Fingerprint) -> Bool) { self.accepts = accepts }
+    init(_ policy: TrustPolicy) { self.policy = policy }
+
+    /// Whether `fingerprint` may complete the handshake.
+    func accepts(_ fingerprint: Fingerprint) -> Bool { policy.accepts(fingerprint) }
 
     /// The fingerprint seen.
     var fingerprint: Fingerprint? { seen.withLock { $0 } }
