@@ -26,6 +26,9 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
     case protocolViolation(String)
     /// The receiver declined the items.
     case declined(String)
+    /// A received item could not be handed to its app or folder (where, and the local reason:
+    /// neither is told to the sender, see ``publicReason``).
+    case delivery(destination: String, detail: String)
     /// A file to send is not a readable regular file.
     case notAFile(String)
     /// Pairing failed (wrong code, code used, timeout).
@@ -60,6 +63,7 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
             "no \(kind) called '\(name)' answered" + (heard.isEmpty ? " (none answered)" : " (heard: \(heard.joined(separator: ", ")))")
         case .protocolViolation(let detail): "protocol: \(detail)"
         case .declined(let reason): "declined: \(reason)"
+        case .delivery(let destination, let detail): "delivery to \(destination): \(detail)"
         case .notAFile(let path): "\(path): not a readable regular file"
         case .pairing(let detail): "pairing: \(detail)"
         case .timedOut(let detail): "timed out: \(detail)"
@@ -69,6 +73,19 @@ public enum NearbyError: Error, Sendable, CustomStringConvertible {
         case .certificateChangedDuringSend(let device, let first, let got):
             "\(device) showed the certificate \(first.hex.prefix(16))… first, then \(got.hex.prefix(16))…: "
                 + "another device may be in the middle; the send stopped before any request to it"
+        }
+    }
+
+    /// What a peer may be told about this error, which may be a device nobody vouched for: the
+    /// peer's own mistakes and the policy's reasons in full, the receiver's own failures as a
+    /// kind only, never a local path, an app's or a system's words.
+    public var publicReason: String {
+        switch self {
+        case .declined(let reason): reason
+        case .protocolViolation, .timedOut, .pairing: description
+        case .delivery: "the receiving device could not deliver the item"
+        case .connection: "the connection failed"
+        default: "the receiving device failed"
         }
     }
 }

@@ -36,13 +36,13 @@ import Testing
     }
 
     static func prepare(_ files: [(id: String, name: String, size: Int, type: String, sha256: String?)], alias: String = "Eve's phone",
-                        query: String = "") -> [UInt8] {
+                        query: String = "", fingerprint: String = "abc") -> [UInt8] {
         var entries: [String: Any] = [:]
         for f in files {
             entries[f.id] = ["id": f.id, "fileName": f.name, "size": f.size, "fileType": f.type, "sha256": f.sha256 as Any? ?? NSNull(), "preview": NSNull()]
         }
         let body: [String: Any] = ["info": ["alias": alias, "version": "2.0", "deviceModel": NSNull(), "deviceType": "mobile",
-                                            "fingerprint": "abc", "port": 53317, "protocol": "http", "download": false],
+                                            "fingerprint": fingerprint, "port": 53317, "protocol": "http", "download": false],
                                    "files": entries]
         let json = try! JSONSerialization.data(withJSONObject: body)
         return RawHTTP.request("POST", "/api/localsend/v2/prepare-upload" + query, body: Array(json), headers: ["Content-Type: application/json"])

@@ -100,7 +100,7 @@ final class AirDropReceiver: Sendable {
         case (.POST, "/Ask"):
             guard let body = try await HTTPServer.body(&parts, limit: AirDropPlist.maximumBody) else { return .error(.payloadTooLarge, "too large", close: true) }
             let ask: AirDropAsk
-            do { ask = try AirDropAsk.decode(body) } catch { return .error(.badRequest, "\(error)") }
+            do { ask = try AirDropAsk.decode(body) } catch { return .failure(error) }
             return try await decide(ask, from: address, channel: channel) ?? plist(info.askReply)
         case (.POST, "/Upload"):
             guard head.headers["Content-Type"].first?.lowercased() == "application/x-cpio" else {
@@ -136,8 +136,8 @@ final class AirDropReceiver: Sendable {
                                      trusted: false, keys: ["fp:" + sender.hex, "ip:" + address], senderGone: { await closed(channel) })
         }
         if let refusal {
-            events(.asked(incoming, accepted: false, reason: refusal))
-            return .error(.forbidden, refusal)
+            events(.asked(incoming, accepted: false, reason: refusal.description))
+            return .error(.forbidden, refusal.publicReason)
         }
         events(.asked(incoming, accepted: true, reason: nil))
         let now = Clock.monotonic()
@@ -184,7 +184,7 @@ final class AirDropReceiver: Sendable {
         } catch {
             sink.abandon()
             events(.failed("AirDrop from \(address): \(error)"))
-            return .error(.badRequest, "\(error)", close: true)
+            return .failure(error)
         }
     }
 }

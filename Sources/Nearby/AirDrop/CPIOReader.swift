@@ -25,7 +25,7 @@ struct CPIOReader {
     }
 
     /// Why the archive is refused.
-    enum Failure: Error, Equatable, CustomStringConvertible {
+    enum Failure: PeerMistake, Equatable {
         case notODC(offset: Int64)
         case badField(String, offset: Int64)
         case nameTooLong(Int, offset: Int64)

@@ -11,7 +11,7 @@ final class GzipInflater {
     let limit: Int64
 
     /// Why the stream is refused.
-    enum Failure: Error, CustomStringConvertible {
+    enum Failure: PeerMistake {
         case zlib(Int32, String)
         case tooLarge(Int64)
         case afterEnd

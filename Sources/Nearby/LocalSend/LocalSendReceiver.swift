@@ -140,7 +140,7 @@ final class LocalSendReceiver: Sendable {
             }
             if let pin = settings.pin, target["pin"] != pin { return .error(.unauthorized, "PIN required") }
             let request: LocalSendPrepareUpload
-            do { request = try LocalSendPrepareUpload.decode(body) } catch { return .error(.badRequest, "\(error)") }
+            do { request = try LocalSendPrepareUpload.decode(body) } catch { return .failure(error) }
             return try await prepare(request, from: address, channel: channel)
         case (.POST, "/api/localsend/v2/upload"):
             guard let sessionId = target["sessionId"], let fileId = target["fileId"], let token = target["token"] else {
@@ -180,8 +180,8 @@ final class LocalSendReceiver: Sendable {
                                      keys: ["fp:" + sender.hex, "ip:" + address], senderGone: { await closed(channel) })
         }
         if let refusal {
-            events(.asked(ask, accepted: false, reason: refusal))
-            return .error(.forbidden, refusal)
+            events(.asked(ask, accepted: false, reason: refusal.description))
+            return .error(.forbidden, refusal.publicReason)
         }
         let total = offers.reduce(Int64(0)) { $0 &+ $1.size }
         var files: [String: LocalSendSessions.File] = [:]
@@ -231,7 +231,7 @@ final class LocalSendReceiver: Sendable {
             complete = try upload.writer.complete(name: file.name, expected: file.sha256)
         } catch {
             events(.failed("LocalSend from \(address): \(file.name): \(error)"))
-            return .error(.badRequest, "\(error)")
+            return .failure(error)
         }
         let path = try ticket.spool.deliver(file.index, file: complete, type: file.type, to: file.destination, root: configuration.root,
                                             senderApp: LocalSendSettings.senderApp, annotation: ticket.annotation,

@@ -4,8 +4,8 @@ import Synchronization
 /// at a time, and at most ``ReceiverConfiguration/asksPerPeer`` asks per
 /// ``ReceiverConfiguration/askWindow`` seconds. A sender is counted both by its certificate and by
 /// its network address: a new certificate costs a stranger nothing, so the address is what stops
-/// one machine from covering the screen with questions. Paired devices, and every sender when
-/// asks are accepted without a question, are not counted (sessions and sizes are bounded anyway).
+/// one machine from covering the screen with questions, or filling the disk when asks are
+/// accepted without a question. Paired devices are not counted.
 final class AskLimits: Sendable {
     let limit: Int
     let window: Double

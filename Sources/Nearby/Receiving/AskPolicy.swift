@@ -8,7 +8,9 @@ struct AskPolicy: Sendable {
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let askLimits: AskLimits
 
-    /// Why the ask is refused, or `nil` to accept it.
+    /// Why the ask is refused, or `nil` to accept it. An unpaired sender's asks are counted
+    /// (``AskLimits``) even when they are accepted without a question (`--auto-accept`): a
+    /// stranger may not fill the disk at the rate it can ask.
     /// - Parameters:
     ///   - sizes: the items' declared sizes; `names`: their names as sent (for the reason);
     ///     `destinations`: where each goes (their file systems must have room, ``FreeSpace``).
@@ -19,25 +21,26 @@ struct AskPolicy: Sendable {
     ///   - senderGone: returns when the sender's connection closes, which ends the question at once.
     func refusal(_ ask: IncomingAsk, sizes: [Int64], names: [String], destinations: [Destination], trusted: Bool, keys: [String],
                  stillAsking: @escaping @Sendable () async throws -> Void = {},
-                 senderGone: (@Sendable () async -> Void)? = nil) async throws -> String? {
+                 senderGone: (@Sendable () async -> Void)? = nil) async throws -> AskRefusal? {
         if let large = sizes.indices.first(where: { sizes[$0] > configuration.maximumItemSize }) {
-            return "\(ItemName.safe(names[large])) is larger than this device takes (\(configuration.maximumItemSize) bytes)"
+            return .tooLarge(name: ItemName.safe(names[large]), limit: configuration.maximumItemSize)
         }
         if let short = try FreeSpace.shortfall(sizes: sizes, destinations: destinations, configuration: configuration) { return short }
-        if trusted || configuration.autoAccept { return nil }
+        if trusted { return nil }
         let admission: AskLimits.Admission
         switch askLimits.admit(keys: keys, now: Clock.monotonic()) {
         case .success(let admitted): admission = admitted
-        case .failure(let refusal): return refusal.reason
+        case .failure(let refusal): return .limited(refusal)
         }
         defer { withExtendedLifetime(admission) {} }
-        guard let prompt else { return "the sender is not paired and nobody is here to accept" }
+        if configuration.autoAccept { return nil }
+        guard let prompt else { return .nobodyToAsk }
         switch await question(ask, prompt: prompt, stillAsking: stillAsking, senderGone: senderGone) {
         case .answered(true): return nil
-        case .answered(false): return "declined"
-        case .timedOut: return "nobody answered within \(Int(configuration.askTimeout)) s"
-        case .senderGone: return "the sender stopped waiting"
-        case .stopped: return "the receiver stopped"
+        case .answered(false): return .declined
+        case .timedOut: return .unanswered(seconds: Int(configuration.askTimeout))
+        case .senderGone: return .senderGone
+        case .stopped: return .receiverStopped
         }
     }
 

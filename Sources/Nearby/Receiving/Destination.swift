@@ -63,13 +63,13 @@ enum Destination: Sendable, Equatable {
             let delivery = Delivery(root: root, sourceApplication: senderApp, annotation: annotation, launch: launch)
             // The verified spool file is ours: moved, not copied (one rename, same file system).
             do { return try delivery.deliver(path, type: type, to: app, movingOriginal: true).documentPath } catch {
-                throw .connection("delivery to \(app.bundleIdentifier): \(error)")
+                throw .delivery(destination: app.bundleIdentifier, detail: "\(error)")
             }
         case .downloads(let folder):
             do {
                 try FileSystem.makeDirectories(folder)
                 return try Delivery.moveWithoutReplacing(path, into: folder)
-            } catch { throw .connection("delivery to \(folder): \(error)") }
+            } catch { throw .delivery(destination: folder, detail: "\(error)") }
         }
     }
 
@@ -88,7 +88,7 @@ enum Destination: Sendable, Equatable {
             let requestPath = container.openRequests + "/" + name
             guard let request = try? OpenRequest.read(requestPath), request.originalPath == path else { continue }
             do { return try Delivery.finishArriving(request, at: requestPath, container: container) } catch {
-                throw .connection("finishing an interrupted delivery to \(app.bundleIdentifier): \(error)")
+                throw .delivery(destination: app.bundleIdentifier, detail: "finishing an interrupted delivery: \(error)")
             }
         }
         return nil

@@ -7,11 +7,11 @@ import SystemCalls
 /// copy at delivery. A full destination found only after the upload cost the whole transfer and
 /// told the sender "closed before confirming item 0".
 enum FreeSpace {
-    /// Why the items do not fit (naming the folder and the figures), or `nil` when they do, each
+    /// Why the items do not fit (the folder and the figures), or `nil` when they do, each
     /// file system keeping ``ReceiverConfiguration/spaceMargin`` free beyond them.
     /// - Parameters:
     ///   - sizes: the items' declared sizes; `destinations`: where each goes.
-    static func shortfall(sizes: [Int64], destinations: [Destination], configuration: ReceiverConfiguration) throws(NearbyError) -> String? {
+    static func shortfall(sizes: [Int64], destinations: [Destination], configuration: ReceiverConfiguration) throws(NearbyError) -> AskRefusal? {
         let folder = NearbyFolder(root: configuration.root)
         try folder.create()
         // Bytes needed per file system (by device), with a folder on it to name and to ask.
@@ -28,7 +28,7 @@ enum FreeSpace {
             let free: Int64
             do { free = try FileSystem.availableBytes(existing(need.folder)) } catch { throw NearbyError.system(error) }
             if free < need.bytes &+ configuration.spaceMargin {
-                return "not enough free space in \(need.folder) (\(SizeText.of(need.bytes)) asked, \(SizeText.of(free)) free)"
+                return .noSpace(folder: need.folder, asked: need.bytes, free: free)
             }
         }
         return nil

@@ -61,9 +61,9 @@ struct IncomingSession {
             return
         }
         if let refusal = try await refusal(ask, items: items, destinations: destinations, outbound: outbound) {
-            events(.asked(ask, accepted: false, reason: refusal))
+            events(.asked(ask, accepted: false, reason: refusal.description))
             // Said even when the receiver is stopping: the sender learns it was declined.
-            let answer = SessionMessage.answer(accepted: false, reason: refusal, token: [], held: []).frame
+            let answer = SessionMessage.answer(accepted: false, reason: refusal.publicReason, token: [], held: []).frame
             try await uncancelled { try await outbound.write(answer) }
             return
         }
@@ -109,7 +109,7 @@ struct IncomingSession {
     /// Why the ask is refused, or `nil` to accept it (``AskPolicy``); while a person decides, the
     /// sender is told so every few seconds.
     func refusal(_ ask: IncomingAsk, items: [ItemOffer], destinations: [Destination],
-                 outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> String? {
+                 outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws -> AskRefusal? {
         let policy = AskPolicy(configuration: configuration, prompt: prompt, askLimits: askLimits)
         // Counted by certificate and by address (AskLimits says why).
         let keys = ["fp:" + peer.hex] + (channel.remoteAddress?.ipAddress.map { ["ip:" + $0] } ?? [])

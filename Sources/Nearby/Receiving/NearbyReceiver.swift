@@ -228,8 +228,9 @@ public final class NearbyReceiver: Sendable {
                 do {
                     try await session.run(&replay, outbound)
                 } catch let error as NearbyError {
-                    // Told why, unless the connection is what failed (a write to it would wait).
-                    if case .connection = error {} else { try? await outbound.write(SessionMessage.refused("\(error)").frame) }
+                    // Told why, unless the connection is what failed (a write to it would wait); in
+                    // words a stranger may hear (``NearbyError/publicReason``).
+                    if case .connection = error {} else { try? await outbound.write(SessionMessage.refused(error.publicReason).frame) }
                     throw error
                 }
             }

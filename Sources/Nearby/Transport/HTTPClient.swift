@@ -53,6 +53,9 @@ struct HTTPClient: Sendable {
         do {
             return try await attempt(method, host: host, port: port, secure: secure, path: path, query: query, body: body, check: check, progress: progress)
         } catch is NotSent {
+            // A certificate the policy refused closes the connection in the handshake, which the
+            // request's write may see first: that is the reason, and trying again would not help.
+            if let seen = check.fingerprint, !check.accepts(seen) { throw NearbyError.pinMismatch(expected: check.policy.pin, got: seen) }
             try await Task.sleep(for: .milliseconds(200))
             do {
                 return try await attempt(method, host: host, port: port, secure: secure, path: path, query: query, body: body, check: check,

@@ -26,6 +26,19 @@ enum HTTPServer {
         static func error(_ status: HTTPResponseStatus, _ message: String, close: Bool = false) -> Reply {
             Reply(status: status, body: LocalSendJSON.encode(["message": message]), close: close)
         }
+
+        /// The reply to a request that failed with `error`: the peer's own mistake is a 400 that
+        /// says what it was, the receiver's failure a 500 that says only its kind
+        /// (``NearbyError/publicReason``): the peer may be anyone, and local paths stay here.
+        static func failure(_ error: any Error) -> Reply {
+            if let mistake = error as? PeerMistake { return .error(.badRequest, "protocol: \(mistake)", close: true) }
+            let nearby = error as? NearbyError
+            let status: HTTPResponseStatus = switch nearby {
+            case .protocolViolation?, .declined?, .timedOut?: .badRequest
+            default: .internalServerError
+            }
+            return .error(status, nearby?.publicReason ?? "the receiving device failed", close: true)
+        }
     }
 
     /// Binds `host`:`port` (`what` names it in an error).
@@ -79,7 +92,7 @@ enum HTTPServer {
                 let reply: Reply
                 do { reply = try await respond(head, &parts, address, connection.channel) } catch {
                     failed("\(address): \(error)")
-                    reply = .error(.badRequest, "\(error)", close: true)
+                    reply = .failure(error)
                 }
                 let close = reply.close || !head.isKeepAlive
                 var response = HTTPResponseHead(version: head.version, status: reply.status)
@@ -115,3 +128,7 @@ enum HTTPServer {
         throw NearbyError.connection("the sender closed the connection in the middle of a request")
     }
 }
+
+/// An error that describes only the bytes a peer sent (a broken archive, a bad header): its text
+/// may go back to that peer as it is.
+protocol PeerMistake: Error, CustomStringConvertible {}

@@ -1,0 +1,88 @@
+import Foundation
+@testable import Nearby
+import TestHelpers
+import Testing
+
+/// What the receiver's edge tells a sender who may be anyone (issue #43): a failed delivery is
+/// said as one (it was a dropped connection), no answer carries a local path, and a stranger's
+/// asks are counted even when asks are accepted without a question.
+@Suite struct EdgeAnswerTests {
+    typealias Device = TransferTests.Device
+
+    /// A receiver whose download folder cannot be made: under a regular file.
+    static func brokenDownloads(_ device: Device) throws -> String {
+        let file = device.root.path + "/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        return file + "/Downloads"
+    }
+
+    /// Our protocol: the sender hears that the item could not be delivered, not "closed before
+    /// confirming", and nothing of the receiver's paths.
+    @Test func aFailedDeliveryIsToldToTheSenderWithoutALocalPath() async throws {
+        let a = try Device(), b = try Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let downloads = try Self.brokenDownloads(b)
+        // No app takes the type: it goes to the download folder.
+        try FileManager.default.removeItem(atPath: b.root.path + "/Apps/Files.app")
+        let path = NSTemporaryDirectory() + "edge-\(UUID().uuidString).weird"
+        try Data("twelve bytes".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let item = try OutgoingItem(path: path, type: "public.data")
+        try await TransferTests.withReceiver(b, configure: { $0.downloads = downloads }) { port, events in
+            let sender = NearbySender(root: a.root, deviceName: "Ann's laptop", senderApp: "com.example.mail")
+            await #expect { _ = try await sender.send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint)) } throws: { error in
+                let text = "\(error)"
+                return text.contains("could not deliver") && !text.contains(b.root.path) && !text.contains("closed")
+            }
+            // The person at the receiver reads where and why.
+            #expect(await eventually(50) { events.all.contains { if case .failed(let why) = $0 { why.contains(downloads) } else { false } } })
+        }
+    }
+
+    /// LocalSend: a failed delivery is a 500 that names no path; a bad body a 400 about the body.
+    @Test func localSendAnswersNameNoLocalPath() async throws {
+        let b = try Device()
+        let downloads = try Self.brokenDownloads(b)
+        try FileManager.default.removeItem(atPath: b.root.path + "/Apps/Files.app")
+        let text = Array("new".utf8)
+        try await TransferTests.withReceiver(b, mode: .everyone, autoAccept: true, configure: { configuration in
+            var settings = LocalSendSettings()
+            settings.port = 0
+            settings.secure = false
+            settings.multicast = false
+            configuration.localSend = settings
+            configuration.downloads = downloads
+        }) { _, events in
+            let port = try #require(await eventually(120) { events.localSendPort != nil } ? events.localSendPort : nil)
+            let prepared = try await RawHTTP.send(LocalSendTests.prepare([("f1", "x.weird", text.count, "application/x-weird", nil)]), port: port)
+            let (session, tokens) = try LocalSendTests.accepted(prepared)
+            let reply = try await RawHTTP.send(RawHTTP.request("POST", LocalSendTests.upload(session, "f1", tokens["f1"] ?? ""), body: text), port: port)
+            #expect(reply.status == 500, "\(reply.status) \(reply.body)")
+            #expect(reply.body.contains("could not deliver") && !reply.body.contains("/"), "\(reply.body)")
+            let bad = try await RawHTTP.send(RawHTTP.request("POST", "/api/localsend/v2/prepare-upload", body: Array("{\"info\":1}".utf8),
+                                                             headers: ["Content-Type: application/json"]), port: port, from: "127.0.0.9")
+            #expect(bad.status == 400 && !bad.body.contains(b.root.path), "\(bad.body)")
+        }
+    }
+
+    /// `--auto-accept` keeps the per-sender limit: 7 asks from one address in a second, 5 taken.
+    @Test func autoAcceptCountsAStrangersAsks() async throws {
+        let b = try Device()
+        try await LocalSendTests.withLocalSend(b) { port, events in
+            var statuses: [Int] = []
+            for i in 0..<7 {
+                let reply = try await RawHTTP.send(LocalSendTests.prepare([("f\(i)", "n\(i).txt", 1, "text/plain", nil)]), port: port, from: "127.0.0.7")
+                statuses.append(reply.status)
+                if reply.status == 200, let (session, _) = try? LocalSendTests.accepted(reply) {
+                    _ = try await RawHTTP.send(RawHTTP.request("POST", "/api/localsend/v2/cancel?sessionId=\(session)"), port: port, from: "127.0.0.7")
+                }
+                if reply.status == 403 { #expect(reply.body.contains("too many asks"), "\(reply.body)") }
+            }
+            #expect(statuses == [200, 200, 200, 200, 200, 403, 403], "\(statuses)")
+            // Another address is not held back by it.
+            let other = try await RawHTTP.send(LocalSendTests.prepare([("g", "g.txt", 1, "text/plain", nil)], fingerprint: "another"), port: port, from: "127.0.0.8")
+            #expect(other.status == 200, "\(other.body)")
+            _ = events
+        }
+    }
+}
