@@ -86,3 +86,42 @@ import Testing
         }
     }
 }
+
+/// PIN guessing (issue #43): 50 wrong PINs from one address were each weighed (401), and the
+/// right one let in straight after. Now 3 are weighed, then the address is refused (429), the right
+/// PIN included; another address is not held back, and a request without a PIN is no guess.
+@Suite struct PINGuessTests {
+    @Test func threeWrongPINsThenTheAddressIsRefusedEvenWithTheRightOne() async throws {
+        let b = try TransferTests.Device()
+        try await LocalSendTests.withLocalSend(b, configure: { $0.pin = "4711" }) { port, events in
+            func ask(_ pin: String?, from source: String, fingerprint: String = "abc") async throws -> Int {
+                let query = pin.map { "?pin=\($0)" } ?? ""
+                let reply = try await RawHTTP.send(LocalSendTests.prepare([("a", "a.txt", 1, "text/plain", nil)], query: query, fingerprint: fingerprint),
+                                                   port: port, from: source)
+                if reply.status == 200, let (session, _) = try? LocalSendTests.accepted(reply) {
+                    _ = try await RawHTTP.send(RawHTTP.request("POST", "/api/localsend/v2/cancel?sessionId=\(session)"), port: port, from: source)
+                }
+                return reply.status
+            }
+            #expect(try await ask(nil, from: "127.0.0.5") == 401)
+            var guesses: [Int] = []
+            for guess in 1000..<1010 { guesses.append(try await ask(String(guess), from: "127.0.0.5")) }
+            #expect(guesses == [401, 401, 401] + Array(repeating: 429, count: 7), "\(guesses)")
+            #expect(try await ask("4711", from: "127.0.0.5") == 429)
+            #expect(try await ask("4711", from: "127.0.0.6", fingerprint: "other") == 200)
+            // Nothing of the guesses was put to anyone.
+            #expect(events.all.filter { if case .asked = $0 { true } else { false } }.count == 1)
+        }
+    }
+
+    @Test func theLockIsLetGoAfterItsTime() {
+        let attempts = PINAttempts(limit: 3, lockout: 10)
+        for _ in 0..<3 { #expect(attempts.judge("1", expected: "2", address: "a", now: 0) == .wrong) }
+        #expect(attempts.judge("2", expected: "2", address: "a", now: 5) == .locked(retryAfter: 5))
+        #expect(attempts.judge("2", expected: "2", address: "a", now: 10.5) == .right)
+        #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)
+        #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)
+        #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)
+        #expect(attempts.judge("2", expected: "2", address: "b", now: 0) == .right, "requests without a PIN are no guesses")
+    }
+}

@@ -31,6 +31,8 @@ final class LocalSendReceiver: Sendable {
     let server: HTTPServer.Listener
     let connections: AcceptLoop<HTTPServer.Connection>
     let sessions: LocalSendSessions
+    /// Wrong PINs per address.
+    let pins: PINAttempts
     /// The port the server listens on.
     let port: Int
     /// The fingerprint we give: our certificate's SHA-256 with HTTPS (as LocalSend defines it),
@@ -52,6 +54,7 @@ final class LocalSendReceiver: Sendable {
         self.events = events
         self.heard = heard
         sessions = LocalSendSessions(expiry: max(60, configuration.idleTimeout * 4))
+        pins = PINAttempts(limit: settings.pinAttempts, lockout: settings.pinLockout)
         fingerprint = settings.secure ? identity.fingerprint.hex.uppercased() : Fingerprint.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
     }
 
@@ -135,10 +138,15 @@ final class LocalSendReceiver: Sendable {
             _ = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody)
             return .error(.forbidden, "this device is not receiving")
         case (.POST, "/api/localsend/v2/prepare-upload"):
+            // The PIN before the body: a guess's body is passed over, never held (it was buffered
+            // whole, up to 4 MiB, before the PIN was looked at).
+            if let pin = settings.pin, var refusal = pinRefusal(given: target["pin"], expected: pin, from: address) {
+                refusal.close = try await !HTTPServer.discardBody(&parts, limit: LocalSendJSON.maximumBody)
+                return refusal
+            }
             guard let body = try await HTTPServer.body(&parts, limit: LocalSendJSON.maximumBody) else {
                 return .error(.payloadTooLarge, "the body is too large", close: true)
             }
-            if let pin = settings.pin, target["pin"] != pin { return .error(.unauthorized, "PIN required") }
             let request: LocalSendPrepareUpload
             do { request = try LocalSendPrepareUpload.decode(body) } catch { return .failure(error) }
             return try await prepare(request, from: address, channel: channel)
@@ -153,6 +161,15 @@ final class LocalSendReceiver: Sendable {
             return Reply(status: .ok)
         default:
             return .error(.notFound, "not found", close: true)
+        }
+    }
+
+    /// The reply refusing a `prepare-upload` for its PIN (``PINAttempts``), or `nil` when the PIN is right.
+    func pinRefusal(given: String?, expected: String, from address: String) -> Reply? {
+        switch pins.judge(given, expected: expected, address: address, now: Clock.monotonic()) {
+        case .right: nil
+        case .wrong: .error(.unauthorized, "PIN required")
+        case .locked(let seconds): .error(.tooManyRequests, "too many wrong PINs; try again in \(Int(seconds.rounded(.up))) s")
         }
     }
 

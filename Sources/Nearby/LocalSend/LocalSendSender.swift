@@ -118,6 +118,7 @@ public struct LocalSendSender: Sendable {
         case 401: throw NearbyError.declined("\(name) wants a PIN" + (pin == nil ? " (--localsend-pin)" : ", and not this one"))
         case 403: throw NearbyError.declined("\(name) refused" + (Self.message(prepared.body).map { ": \($0)" } ?? ""))
         case 409: throw NearbyError.declined("\(name) is busy with another session")
+        case 429: throw NearbyError.declined("\(name) refuses this device for a while after wrong PINs" + (Self.message(prepared.body).map { ": \($0)" } ?? ""))
         default: throw NearbyError.protocolViolation("\(name) answered prepare-upload with \(prepared.status)")
         }
         let session = try LocalSendJSON.decode(LocalSendPrepared.self, from: prepared.body, what: "a prepare-upload reply")

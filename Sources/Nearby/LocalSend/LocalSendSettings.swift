@@ -14,6 +14,10 @@ public struct LocalSendSettings: Sendable {
     public var multicast = true
     /// A PIN senders must give (`?pin=`), else 401.
     public var pin: String?
+    /// Wrong PINs an address may give before it is refused (``PINAttempts``).
+    public var pinAttempts = 3
+    /// Seconds an address that gave too many wrong PINs is refused (429), the right PIN included.
+    public var pinLockout: Double = 300
     /// The device type shown to LocalSend (`desktop`, `headless`, …).
     public var deviceType = "desktop"
     /// Whether files are taken (off: a sender looking for devices, which answers `register` and

@@ -112,6 +112,24 @@ enum HTTPServer {
         }
     }
 
+    /// Reads the request's body to its end without keeping it (a reply decided before the body, such
+    /// as a wrong PIN's, still lets the sender read it: a connection closed with bytes unread is
+    /// reset, and the reset can throw the reply away); `false` when it holds more than `limit`
+    /// bytes (the connection is then closed after the reply).
+    static func discardBody(_ parts: inout Parts, limit: Int) async throws -> Bool {
+        var count = 0
+        while let part = try await parts.next() {
+            switch part {
+            case .head: throw NearbyError.protocolViolation("a request inside a request")
+            case .body(let buffer):
+                count += buffer.readableBytes
+                if count > limit { return false }
+            case .end: return true
+            }
+        }
+        throw NearbyError.connection("the sender closed the connection in the middle of a request")
+    }
+
     /// The request's body, read to its end; `nil` when it holds more than `limit` bytes (the rest
     /// is not read: the reply closes the connection).
     static func body(_ parts: inout Parts, limit: Int) async throws -> [UInt8]? {
