@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import Nearby
 import TestHelpers
 import Testing
@@ -123,5 +124,73 @@ import Testing
         #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)
         #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)
         #expect(attempts.judge("2", expected: "2", address: "b", now: 0) == .right, "requests without a PIN are no guesses")
+    }
+}
+
+/// Connection caps (issue #43): nothing capped the connections an everyone-mode server served.
+/// Over the cap from one address, or in all, a connection is closed as it arrives; one closed
+/// makes room again.
+@Suite struct ConnectionCapTests {
+    /// A TCP connection from `source` to 127.0.0.1:`port`, held open.
+    static func open(from source: String, port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        func address(_ ip: String, _ port: Int) -> sockaddr_in {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, ip, &a.sin_addr)
+            return a
+        }
+        var from = address(source, 0), to = address("127.0.0.1", port)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard withUnsafePointer(to: &from, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }) == 0,
+              withUnsafePointer(to: &to, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) } }) == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
+    }
+
+    /// Whether the server closed `fd` within `seconds` (a read sees the end, or a reset).
+    static func closedByServer(_ fd: Int32, within seconds: Int) -> Bool {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        let n = read(fd, &byte, 1)
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
+    @Test func connectionsOverACapAreClosedAsTheyArrive() async throws {
+        let b = try TransferTests.Device()
+        try await TransferTests.withReceiver(b, mode: .everyone, autoAccept: true, configure: { configuration in
+            var settings = LocalSendSettings()
+            settings.port = 0
+            settings.secure = false
+            settings.multicast = false
+            configuration.localSend = settings
+            configuration.connectionLimits.perAddress = 4
+            configuration.connectionLimits.total = 6
+        }) { _, events in
+            let port = try #require(await eventually(120) { events.localSendPort != nil } ? events.localSendPort : nil)
+            var flood = try (0..<7).map { _ in try Self.open(from: "127.0.0.5", port: port) }
+            defer { flood.filter { $0 >= 0 }.forEach { close($0) } }
+            let held = flood
+            let closed = await Task.detached { held.map { Self.closedByServer($0, within: 1) } }.value
+            // Accepted on several event loops, not in order: counted, not placed.
+            #expect(closed.filter { $0 }.count == 3, "\(closed)")
+            // Another address gets the room left in all (6), then no more.
+            let others = try (0..<3).map { _ in try Self.open(from: "127.0.0.6", port: port) }
+            defer { others.forEach { close($0) } }
+            let othersClosed = await Task.detached { others.map { Self.closedByServer($0, within: 1) } }.value
+            #expect(othersClosed.filter { $0 }.count == 1, "\(othersClosed)")
+            // A closed connection makes room: a request from the flooding address is answered.
+            if let open = closed.firstIndex(of: false) {
+                close(flood[open])
+                flood[open] = -1
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            let info = try await RawHTTP.send(RawHTTP.request("GET", "/api/localsend/v2/info"), port: port, from: "127.0.0.5")
+            #expect(info.status == 200)
+        }
     }
 }

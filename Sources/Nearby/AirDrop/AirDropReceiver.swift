@@ -45,7 +45,7 @@ final class AirDropReceiver: Sendable {
          events: @escaping @Sendable (ReceiverEvent) -> Void) async throws {
         (server, connections) = try await HTTPServer.bind(try Self.listeningAddress(on: settings.interface, port: settings.port),
                                                           tls: try TLSSetup.localSendContext(identity, server: true),
-                                                          idle: configuration.idleTimeout, what: "AirDrop port")
+                                                          idle: configuration.idleTimeout, what: "AirDrop port", limits: configuration.connectionLimits)
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
         self.settings = settings

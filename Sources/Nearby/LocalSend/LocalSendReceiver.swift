@@ -45,7 +45,7 @@ final class LocalSendReceiver: Sendable {
         let context = settings.secure ? try TLSSetup.localSendContext(identity, server: true) : nil
         (server, connections) = try await HTTPServer.bind(host: configuration.host, port: settings.port, tls: context,
                                                           idle: configuration.idleTimeout, what: "LocalSend port",
-                                                          grace: settings.receivesFiles ? 0 : 2, holds: Self.isUpload)
+                                                          grace: settings.receivesFiles ? 0 : 2, limits: configuration.connectionLimits, holds: Self.isUpload)
         port = server.channel.localAddress?.port ?? settings.port
         self.configuration = configuration
         self.settings = settings

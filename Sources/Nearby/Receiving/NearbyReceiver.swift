@@ -48,7 +48,8 @@ public final class NearbyReceiver: Sendable {
         let connections = Connection.acceptLoop()
         self.connections = connections
         server = try await Connection.listen(host: configuration.host, port: configuration.port, identity: identity,
-                                             idle: configuration.idleTimeout, connections: connections) {
+                                             idle: configuration.idleTimeout, connections: connections,
+                                             limits: configuration.connectionLimits) {
             // The pins are read for every connection: a device paired or unpaired while the
             // receiver runs counts at once.
             PeerCheck(.receiving(mode, folder))

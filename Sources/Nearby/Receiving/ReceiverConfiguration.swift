@@ -56,6 +56,9 @@ public struct ReceiverConfiguration: Sendable {
     public var airDrop: AirDropSettings?
     /// Bytes of free space kept beyond what the items need.
     public var spaceMargin: Int64 = 64 << 20
+    /// How many connections each of the receiver's listeners serves at once, in all and from one
+    /// address (``ConnectionLimits``).
+    public var connectionLimits = ConnectionLimits()
 
     /// A configuration for `root` in `mode`; items no app takes go to `downloads`.
     public init(root: DeviceRoot, mode: ReceiveMode, downloads: String) {

@@ -20,9 +20,11 @@ enum Connection {
 
     /// Listens on `host`:`port`; `check` makes each connection's check (read per connection).
     /// - Parameter connections: adopts each connection as it is wrapped (``AcceptLoop``).
+    /// - Parameter limits: how many connections are served at once (``ConnectionCaps``).
     static func listen(host: String, port: Int, identity: DeviceIdentity, idle: Double, connections: AcceptLoop<Accepted>,
-                       check: @escaping @Sendable () -> PeerCheck) async throws -> Listener {
+                       limits: ConnectionLimits = ConnectionLimits(), check: @escaping @Sendable () -> PeerCheck) async throws -> Listener {
         let context = try TLSSetup.context(identity, server: true)
+        let caps = ConnectionCaps(limits)
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -31,6 +33,7 @@ enum Connection {
                 let check = check()
                 return channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(caps.handler(for: channel))
                     try sync.addHandler(NIOSSLServerHandler(context: context, customVerificationCallback: TLSSetup.verifier(check)))
                     try sync.addHandler(IdleTimeout(seconds: idle))
                     try sync.addHandler(ByteToMessageHandler(FrameDecoder()))

@@ -45,18 +45,21 @@ enum HTTPServer {
     /// `grace`: ``AcceptLoop/grace``. `holds`: the requests whose bodies wait for
     /// ``takeBody(of:into:)`` (``HeldBodyHandler``).
     static func bind(host: String, port: Int, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0,
+                     limits: ConnectionLimits = ConnectionLimits(),
                      holds: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in false }) async throws -> (Listener, AcceptLoop<Connection>) {
         let address: SocketAddress
         do { address = try SocketAddress.makeAddressResolvingHost(host, port: port) } catch {
             throw NearbyError.connection("\(what) \(port): \(host) is not an address: \(error)")
         }
-        return try await bind(address, tls: tls, idle: idle, what: what, grace: grace, holds: holds)
+        return try await bind(address, tls: tls, idle: idle, what: what, grace: grace, limits: limits, holds: holds)
     }
 
     /// Binds `address` (an IPv6 link-local one with its interface), as ``bind(host:port:tls:idle:what:grace:holds:)``.
     static func bind(_ address: SocketAddress, tls: NIOSSLContext?, idle: Double, what: String, grace: Double = 0,
+                     limits: ConnectionLimits = ConnectionLimits(),
                      holds: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in false }) async throws -> (Listener, AcceptLoop<Connection>) {
         let port = address.port ?? 0
+        let caps = ConnectionCaps(limits)
         let connections = AcceptLoop<Connection>(channel: { $0.channel }, grace: grace) { try? await $0.executeThenClose { _, _ in } }
         do {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -66,6 +69,7 @@ enum HTTPServer {
                 .bind(to: address) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let sync = channel.pipeline.syncOperations
+                        try sync.addHandler(caps.handler(for: channel))
                         if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                         try sync.addHandler(IdleTimeout(seconds: idle))
                         try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
