@@ -71,7 +71,7 @@ enum ComparisonPrompt {
             print(json: .dictionary(["event": .string("compare"), "digits": .string(comparison.digits), "device": .string(comparison.peerName),
                                      "fingerprint": .string(comparison.peerFingerprint.hex)]))
         } else {
-            Output.line("\(comparison.peerName) (\(comparison.peerFingerprint.hex.prefix(16))…) wants to pair. Both screens must show:")
+            Output.line(TerminalText.escaped(comparison.peerName) + " (\(comparison.peerFingerprint.hex.prefix(16))…) wants to pair. Both screens must show:")
             Output.line("    \(comparison.digits)")
             Output.text("Do they? [y/N] ")
         }

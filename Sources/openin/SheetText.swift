@@ -1,3 +1,4 @@
+import SystemCalls
 import Handlers
 import OrderedCollections
 import PropertyLists

@@ -1,4 +1,5 @@
 // `openin`: which apps and activities can take a document, and hand it over (docs/handlers.md).
+import SystemCalls
 import ToolSupport
 
 ToolMain.run(openinSpec, options: OpeninOption.self, verbs: OpeninVerb.self) { command in

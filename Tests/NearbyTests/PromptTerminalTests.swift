@@ -5,7 +5,9 @@ import Testing
 /// The receiver's questions as the person at its terminal sees them (Fixtures/prompt-terminal.sh,
 /// in tmux; the receiver and senders as the test user, on lab hosts; needs root): one at
 /// a time, nothing printed onto a pending `[y/N]`, withdrawn at the timeout, a late "y" that
-/// answers nothing, Ctrl-C that ends the receiver at once with its sender declined.
+/// answers nothing, Ctrl-C that ends the receiver at once with its sender declined, and a hostile
+/// sender's name (screen clearing, a title, a forged prompt and digits, 300 characters) that acts on
+/// nothing on the question nor beside the comparison digits while pairing.
 @Suite(.serialized) struct PromptTerminalTests {
     static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
 
@@ -22,7 +24,7 @@ import Testing
         let run = try await TestSupport.runOffPool("/bin/bash", [script, nearby, lab, work.path],
                                                    environment: ["LAB": "dpt", "LAB_NET": "10.228.0"].merging(TestUser.fixtureEnvironment) { $1 })
         #expect(run.status == 0, "\(run.out)\(run.stderr)")
-        #expect(run.out.contains("10 passed, 0 failed"), "\(run.out)")
+        #expect(run.out.contains("17 passed, 0 failed"), "\(run.out)")
         #expect(run.out.contains("fence=0\n"), "packets addressed outside the lab: \(run.out)")
         // Ctrl-C ends it at once: the receiver did not wait for Enter (it did, for ever, before).
         let ms = run.out.split(whereSeparator: \.isNewline).first { $0.hasPrefix("ctrl_c_ms=") }.flatMap { Int($0.dropFirst("ctrl_c_ms=".count)) }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Testing
 import ToolSupport
 
@@ -17,5 +18,16 @@ import ToolSupport
         #expect(PathText.expandingTilde("~/Desktop") == home + "/Desktop")
         #expect(PathText.expandingTilde("~other/x") == "~other/x")
         #expect(PathText.expandingTilde("/abs/~") == "/abs/~")
+    }
+}
+
+/// The escaping rule covers invisible format characters too (issue #43): a bidirectional override
+/// made a name read backwards, a zero-width space hid a difference; the zero-width joiner of an
+/// emoji sequence stays.
+@Suite struct TerminalTextFormatTests {
+    @Test func formatAndSeparatorCharactersAreEscaped() {
+        #expect(TerminalText.escaped("\u{202e}gpj.exe") == "\\u{202e}gpj.exe")
+        #expect(TerminalText.escaped("a\u{200b}b\u{2028}c\u{2029}") == "a\\u{200b}b\\u{2028}c\\u{2029}")
+        #expect(TerminalText.escaped("👩‍👩‍👧") == "👩‍👩‍👧")
     }
 }

@@ -59,7 +59,7 @@ public struct AirDropAsk: Sendable, Equatable {
                 throw .protocolViolation("Files[\(index)] has no FileName")
             }
             var type: String?
-            if case .string(let t)? = f["FileType"] { type = t }
+            if case .string(let t)? = f["FileType"] { type = NetworkText.identifier(t) }
             var directory = false
             switch f["FileIsDirectory"] {
             case .bool(let b)?: directory = b
@@ -68,8 +68,9 @@ public struct AirDropAsk: Sendable, Equatable {
             }
             files.append(File(name: fileName, type: type, isDirectory: directory))
         }
-        return AirDropAsk(senderName: name, senderModel: AirDropPlist.string(d["SenderModelName"]), senderID: AirDropPlist.string(d["SenderID"]),
-                          bundleID: AirDropPlist.string(d["BundleID"]), files: files)
+        return AirDropAsk(senderName: NetworkText.name(name), senderModel: AirDropPlist.string(d["SenderModelName"]).map(NetworkText.name),
+                          senderID: AirDropPlist.string(d["SenderID"]).map(NetworkText.identifier),
+                          bundleID: AirDropPlist.string(d["BundleID"]).map(NetworkText.identifier), files: files)
     }
 
     /// The ask as a binary property list, as OpenDrop writes one (each file's BOM path `./NAME`).
@@ -120,7 +121,7 @@ public struct AirDropReceiverInfo: Sendable, Equatable {
     public static func decode(_ bytes: [UInt8]) throws(NearbyError) -> AirDropReceiverInfo? {
         let d = try AirDropPlist.dictionary(bytes, what: "a Discover reply")
         guard let name = AirDropPlist.string(d["ReceiverComputerName"]) else { return nil }
-        return AirDropReceiverInfo(name: name, model: AirDropPlist.string(d["ReceiverModelName"]) ?? "")
+        return AirDropReceiverInfo(name: NetworkText.name(name), model: NetworkText.name(AirDropPlist.string(d["ReceiverModelName"]) ?? ""))
     }
 }
 

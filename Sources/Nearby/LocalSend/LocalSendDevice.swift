@@ -47,6 +47,20 @@ public struct LocalSendDevice: Codable, Sendable, Equatable {
         case alias, version, deviceModel, deviceType, fingerprint, port, `protocol`, download, announce
     }
 
+    /// Read with the alias, model and type made display-safe (``NetworkText``), once, here.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        alias = NetworkText.name(try c.decode(String.self, forKey: .alias))
+        version = try c.decode(String.self, forKey: .version)
+        deviceModel = try c.decodeIfPresent(String.self, forKey: .deviceModel).map(NetworkText.name)
+        deviceType = try c.decodeIfPresent(String.self, forKey: .deviceType).map(NetworkText.identifier)
+        fingerprint = try c.decode(String.self, forKey: .fingerprint)
+        port = try c.decodeIfPresent(Int.self, forKey: .port)
+        `protocol` = try c.decodeIfPresent(String.self, forKey: .protocol)
+        download = try c.decodeIfPresent(Bool.self, forKey: .download)
+        announce = try c.decodeIfPresent(Bool.self, forKey: .announce)
+    }
+
     /// Written with `deviceModel` and `deviceType` present even when null: some peers (the PyPI
     /// `localsend` package) refuse a reply without them.
     public func encode(to encoder: any Encoder) throws {

@@ -16,6 +16,20 @@ public struct LocalSendPrepareUpload: Codable, Sendable, Equatable {
         /// A preview (ignored).
         public var preview: String?
 
+        enum CodingKeys: String, CodingKey { case id, fileName, size, fileType, sha256, preview }
+
+        /// Read with the MIME type made display-safe (``NetworkText``); the name stays as sent
+        /// (``ItemName/safe(_:)`` makes it one).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            fileName = try c.decode(String.self, forKey: .fileName)
+            size = try c.decode(Int64.self, forKey: .size)
+            fileType = NetworkText.identifier(try c.decode(String.self, forKey: .fileType))
+            sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+            preview = try c.decodeIfPresent(String.self, forKey: .preview)
+        }
+
         /// A file offer.
         public init(id: String, fileName: String, size: Int64, fileType: String, sha256: String? = nil, preview: String? = nil) {
             self.id = id

@@ -66,7 +66,8 @@ enum PairingMessage: Sendable, Equatable {
         }
         func name() throws(NearbyError) -> String {
             guard case .string(let s)? = d["Name"] else { throw .pairing("\(type).Name is missing") }
-            return s
+            // Shown beside the comparison digits: a name that drew fake digits hid the real ones.
+            return NetworkText.name(s)
         }
         func port() throws(NearbyError) -> Int {
             guard case .integer(let n)? = d["ReceivePort"], (1...65535).contains(n) else { throw .pairing("\(type).ReceivePort is not a port") }
@@ -79,7 +80,7 @@ enum PairingMessage: Sendable, Equatable {
         case "PairDone":
             guard case .bool(let paired)? = d["Paired"] else { throw .pairing("PairDone.Paired is missing") }
             var reason: String?
-            if case .string(let r)? = d["Reason"] { reason = r }
+            if case .string(let r)? = d["Reason"] { reason = NetworkText.text(r) }
             return .done(paired: paired, confirmation: try data("Confirmation"), reason: reason)
         case "CompareHello": return .compareHello(name: try name(), receivePort: try port(), commitment: try data("Commitment"))
         case "CompareReply": return .compareReply(name: try name(), nonce: try data("Nonce"), receivePort: try port())
@@ -87,7 +88,7 @@ enum PairingMessage: Sendable, Equatable {
         case "CompareVerdict":
             guard case .bool(let confirmed)? = d["Confirmed"] else { throw .pairing("CompareVerdict.Confirmed is missing") }
             var reason: String?
-            if case .string(let r)? = d["Reason"] { reason = r }
+            if case .string(let r)? = d["Reason"] { reason = NetworkText.text(r) }
             return .compareVerdict(confirmed: confirmed, reason: reason)
         default: throw .pairing("unknown message '\(type)'")
         }

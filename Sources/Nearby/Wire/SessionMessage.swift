@@ -145,19 +145,19 @@ public enum SessionMessage: Sendable, Equatable {
                 let f = Fields(e, context: "Items[\(index)]")
                 let size = try f.integer("Size")
                 guard size >= 0 else { throw .protocolViolation("Items[\(index)].Size is negative") }
-                items.append(ItemOffer(name: try f.string("Name"), type: try f.string("Type"), size: size))
+                items.append(ItemOffer(name: try f.string("Name"), type: NetworkText.identifier(try f.string("Type")), size: size))
             }
             let transfer = try fields.data("Transfer")
             guard transfer.count == 16 else { throw .protocolViolation("Transfer is not 16 bytes") }
-            return .ask(senderName: try fields.string("SenderName"), senderApp: try fields.string("SenderApp"),
-                        targetApp: try fields.optionalString("TargetApp"), transfer: transfer, items: items)
+            return .ask(senderName: NetworkText.name(try fields.string("SenderName")), senderApp: NetworkText.identifier(try fields.string("SenderApp")),
+                        targetApp: try fields.optionalString("TargetApp").map(NetworkText.identifier), transfer: transfer, items: items)
         case "Answer":
             guard case .array(let list)? = d["Held"] else { throw .protocolViolation("Answer without Held") }
             let held = try list.map { (entry: PropertyList) throws(NearbyError) -> Int64 in
                 guard case .integer(let n) = entry, n >= 0 else { throw .protocolViolation("Held holds a non-integer") }
                 return n
             }
-            return .answer(accepted: try fields.boolean("Accepted"), reason: try fields.optionalString("Reason"),
+            return .answer(accepted: try fields.boolean("Accepted"), reason: try fields.optionalString("Reason").map(NetworkText.text),
                            token: try fields.data("Token"), held: held)
         case "Upload":
             let item = try fields.integer("Item"), offset = try fields.integer("Offset")
@@ -172,9 +172,9 @@ public enum SessionMessage: Sendable, Equatable {
         case "Delivered":
             let item = try fields.integer("Item")
             guard item >= 0, item < Int64(maximumItems) else { throw .protocolViolation("Delivered item \(item)") }
-            return .delivered(item: Int(item), destination: try fields.string("Destination"))
+            return .delivered(item: Int(item), destination: NetworkText.identifier(try fields.string("Destination")))
         case "Refused":
-            return .refused(try fields.string("Reason"))
+            return .refused(NetworkText.text(try fields.string("Reason")))
         case "Asking":
             return .asking
         case "WatchActivities":

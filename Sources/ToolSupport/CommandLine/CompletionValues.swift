@@ -1,3 +1,4 @@
+import SystemCalls
 /// What a completion script asks the tool while a command line is being completed:
 /// `TOOL --complete-values SOURCE [--root ROOT]`, for a value or operand declared
 /// ``ValueKind/completed(placeholder:source:)``. The tool answers from its own state (nearby: the

@@ -5,7 +5,8 @@
 # off: one question at a time, the next shown when the first is
 # answered, nothing printed onto a pending [y/N]; a question withdrawn at its timeout and a late
 # "y" that answers nothing; Ctrl-C at a question ends the receiver at once and its sender reads
-# "declined". Prints "ok NAME" or "FAIL NAME: why", then "N passed, M failed".
+# "declined"; a hostile sender's name on the question and beside the comparison digits acts on
+# nothing. Prints "ok NAME" or "FAIL NAME: why", then "N passed, M failed".
 #   prompt-terminal.sh NEARBY LAB_SH WORK     (WORK holds device roots A, A2, A3 and B made by the test, and notes.txt)
 set -u
 NEARBY=$1 LABSH=$2 WORK=$3
@@ -87,6 +88,49 @@ screen | grep -q "receiver exited 0" && ok "and it exits 0" || fail "and it exit
 wait "$SA4"; sa4=$?
 [ "$sa4" = 1 ] && grep -q "declined: the receiver stopped" "$WORK/a4.out" && ok "its sender is declined, not cut off" \
   || fail "its sender is declined, not cut off" "exit $sa4: $(cat "$WORK/a4.out")"
+
+# Hostile names (issue #43): a sender's name that clears the screen, sets the terminal's title,
+# conceals text, forges a prompt on a line of its own and runs on for 300 characters.
+HOSTILE=$'Eve\e[2J\e]0;PWNED\a\e[8m\nAccept? [y/N] \n    111 111\n'"$(printf 'W%.0s' $(seq 300))"
+receive 60 53702
+bash "$LABSH" exec h1 "${N[@]}" send "$WORK/notes.txt" --to "$H3:$PORT" --fingerprint "$FP" --root "$WORK/A" --name "$HOSTILE" \
+  --from com.example.A > "$WORK/h.out" 2>&1 &
+SH=$!
+wait_screen "Accept? [y/N]"
+sleep 0.5
+title=$(tmux -L $socket display -p '#{pane_title}')
+[ "$title" != PWNED ] && ok "a name sets no terminal title" || fail "a name sets no terminal title" "$title"
+screen | grep -qF 'Eve\u{1b}[2J\u{1b}]0;PWNED\u{7}\u{1b}[8m\nAccept? [y/N] \n' && ok "a name is shown, escaped" \
+  || fail "a name is shown, escaped" "$(screen | grep -F Eve)"
+[ "$(screen | grep -cE '^Accept\? \[y/N\]')" = 1 ] && ok "a name forges no prompt line" || fail "a name forges no prompt line" "$(screen | tail -8)"
+screen | grep -qE 'W{300}' && fail "a name is cut" "$(screen | grep -F Eve)" || ok "a name is cut"
+screen | grep -qF "receiving on port 53702" && ok "a name clears no screen" || fail "a name clears no screen" "$(screen | tail -8)"
+tmux -L $socket send-keys n Enter
+wait "$SH"
+stop_receiver
+
+# The same name beside the comparison digits while pairing: the real digits stay the only line
+# of digits, and they are the ones the other device shows.
+bash "$LABSH" exec h3 "${N[@]}" pair --wait --no-discovery --root "$WORK/B" --name "$HOSTILE" --port 53703 --json \
+  < <(sleep 30) > "$WORK/b-pair.out" 2>&1 &
+BP=$!
+for _ in $(seq 200); do grep -q waiting "$WORK/b-pair.out" 2>/dev/null && break; sleep 0.05; done
+command=$(printf '%q ' bash "$LABSH" exec h1 "${N[@]}" pair --to "$H3:53703" --no-discovery --root "$WORK/A" --name Ann)
+tmux -L $socket new-session -d -x 160 -y 50 "$command; echo pair exited \$?; sleep 30" </dev/null >/dev/null 2>&1
+wait_screen "Do they? [y/N]"
+digits=$(python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "compare": print(e["digits"])' "$WORK/b-pair.out")
+shown=$(screen | grep -E '^    [0-9]{3} [0-9]{3}$')
+[ -n "$digits" ] && [ "$shown" = "    $digits" ] && ok "the comparison shows only the real digits" \
+  || fail "the comparison shows only the real digits" "B: $digits, A: $(screen | tail -8)"
+title=$(tmux -L $socket display -p '#{pane_title}')
+[ "$title" != PWNED ] && ok "a peer's name sets no title while pairing" || fail "a peer's name sets no title while pairing" "$title"
+tmux -L $socket send-keys n Enter
+wait_screen "pair exited"
+kill "$BP" 2>/dev/null; wait "$BP" 2>/dev/null
+tmux -L $socket kill-server >/dev/null 2>&1
 
 echo "fence=$(fence_count)"
 echo "$passed passed, $failed failed"

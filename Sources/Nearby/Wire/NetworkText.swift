@@ -1,0 +1,46 @@
+import Foundation
+import SystemCalls
+
+/// Text a peer sent (its name, an app identifier, a type, a reason), made display-safe once,
+/// where it is decoded, so that no printer has to remember: NFC, combining marks bounded per
+/// character (``ItemName/maximumMarksPerCharacter``), every control, invisible format and
+/// separator character kept only as its visible escape (``SystemCalls/TerminalText``, the one
+/// escaping rule), then cut to a length (the rest as "…"). A name of thousands of characters
+/// wrapped over the prompt it sat in and could draw a fake one; an escape sequence cleared the
+/// screen and hid the real one.
+///
+/// Applying it again changes nothing, so a decoded message encodes and decodes to itself (the
+/// fuzz oracles' round trip).
+public enum NetworkText {
+    /// The most characters a device's or sender's name keeps.
+    public static let nameLimit = 64
+    /// The most characters an identifier (a bundle identifier, a type) keeps.
+    public static let identifierLimit = 255
+    /// The most characters a reason or a title keeps.
+    public static let textLimit = 300
+
+    /// A device's or a sender's name.
+    public static func name(_ text: String) -> String { safe(text, limit: nameLimit) }
+    /// A bundle identifier, a UTI or a MIME type.
+    public static func identifier(_ text: String) -> String { safe(text, limit: identifierLimit) }
+    /// A reason, a title.
+    public static func text(_ text: String) -> String { safe(text, limit: textLimit) }
+
+    /// `text` made safe and at most `limit` characters long.
+    public static func safe(_ text: String, limit: Int) -> String {
+        var bounded = ""
+        for character in text.precomposedStringWithCanonicalMapping {
+            var marks = 0
+            for scalar in character.unicodeScalars {
+                if ItemName.isMark(scalar) {
+                    marks += 1
+                    if marks > ItemName.maximumMarksPerCharacter { continue }
+                }
+                bounded.unicodeScalars.append(scalar)
+            }
+        }
+        let escaped = TerminalText.escaped(bounded).precomposedStringWithCanonicalMapping
+        guard escaped.count > limit else { return escaped }
+        return String(escaped.prefix(limit - 1)) + "…"
+    }
+}
