@@ -397,7 +397,7 @@ let supportTargets: [Target] = [
             name: "NearbyBenchmarks",
             dependencies: ["BenchmarkSupport"],
             path: "Benchmarks/NearbyBenchmarks",
-            exclude: ["lab-common.sh", "lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh", "lab-privacy.sh", "lab-privacy.py", "lab-streams.sh", "lab-person.sh"]
+            exclude: ["lab-common.sh", "lab-throughput.sh", "lab-wormhole.sh", "lab-discovery.sh", "lab-resume.sh", "lab-privacy.sh", "lab-privacy.py", "lab-streams.sh", "lab-person.sh", "lab-flood.sh"]
         ),
         .executableTarget(
             name: "ReceiverBenchmarks",

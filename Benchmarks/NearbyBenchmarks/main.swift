@@ -27,11 +27,16 @@
 //               (--person-big, 3); no zombie after 200 deliveries into an app it starts;
 //               everyone-mode --minutes 1 ends within 2 s of the minute (--person-minutes 1);
 //               needs swift build -c release --product PersonViewer
+//   flood       an attacker on the lab (the suite's attack-lab.sh): 64 MiB from a paired device,
+//               --flood ROUNDS (5) quiet sends, then back to back while the attacker opens 1,000
+//               connections to each of the receiver's ports and makes 10,000 PIN guesses: each
+//               send ≤ 2× the quiet median; the receiver's peak RSS ≤ 64 MiB; nothing written
 //   swift run -c release NearbyBenchmarks [--size MIB] [--rounds N] [--unlimited 1] [--asks N]
 //       [--wormhole ROUNDS] [--discovery TRIALS] [--resume INTERRUPTIONS] [--localsend ROUNDS]
 //       [--localsend-big N] [--localsend-pin CPU]
 //       [--airdrop ROUNDS] [--handoff ROUNDS] [--streams ROUNDS]
-//       [--person ROUNDS] [--person-big ROUNDS] [--person-minutes 0|1]    (0 skips a section)
+//       [--person ROUNDS] [--person-big ROUNDS] [--person-minutes 0|1] [--flood ROUNDS]
+//       (0 skips a section)
 // LAB and LAB_NET (lab.sh's names) pass through, so that two labs on one machine do not collide.
 import BenchmarkSupport
 import Foundation
@@ -52,6 +57,7 @@ let streamRounds = Bench.option("--streams", 3)
 let personRounds = Bench.option("--person", 7)
 let personBig = Bench.option("--person-big", 3)
 let personMinutes = Bench.option("--person-minutes", 1)
+let floodRounds = Bench.option("--flood", 5)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let package = here.deletingLastPathComponent().deletingLastPathComponent()
 let nearby = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nearby").path
@@ -259,4 +265,20 @@ if personRounds > 0 {
         print(String(format: "  everyone-mode --minutes 1: exit status %@, %.0f ms after the minute (≤ 2000)", v["minutes_status"]?.first ?? "?", over))
     }
     print("  fence: \(v["fence"]?.first ?? "?") packets addressed outside the lab")
+}
+
+if floodRounds > 0 {
+    print("\nan attacker on the lab: 64 MiB from a paired device, quiet and during a flood (1,000 connections to each port, 10,000 PIN guesses)")
+    let v = labRun("lab-flood.sh", "\(floodRounds) 1000 10000")
+    let quiet = numbers(v, "quiet_ms"), flood = numbers(v, "flood_ms")
+    let failed = (v["flood_status"] ?? []).filter { $0 != "0" }.count
+    let quietMedian = quantile(quiet.sorted(), 0.5)
+    print("  quiet:       " + quiet.map { String(format: "%.0f", $0) }.joined(separator: " ") + " ms")
+    print("  during flood: " + flood.map { String(format: "%.0f", $0) }.joined(separator: " ") + " ms")
+    print(String(format: "  during ÷ quiet median: median %.2f×, worst %.2f× (issue: ≤ 2×); failed sends %d of %d",
+                 quantile(flood.sorted(), 0.5) / quietMedian, (flood.max() ?? .nan) / quietMedian, failed, flood.count))
+    let before = numbers(v, "quiet_peak_rss_kb").first ?? .nan, after = numbers(v, "receiver_peak_rss_kb").first ?? .nan
+    print(String(format: "  receiver peak RSS: %.1f MiB after the quiet sends, %.1f MiB after the flood (issue: ≤ 64 MiB)", before / 1024, after / 1024))
+    print("  attacker: ours \(v["flood_ours"]?.first ?? "?"), LocalSend \(v["flood_localsend"]?.first ?? "?"), guesses \(v["flood_guesses"]?.first ?? "?")")
+    print("  written for the attacker: \(v["downloads_other"]?.first ?? "?") files, \(v["spool_foreign"]?.first ?? "?") spool transfers; delivered \(v["delivered"]?.first ?? "?") of \(v["sends"]?.first ?? "?") sends; fence \(v["fence"]?.first ?? "?")")
 }

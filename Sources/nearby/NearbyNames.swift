@@ -13,6 +13,7 @@ enum NearbyOption: String, OptionName {
     case mode = "--mode"
     case minutes = "--minutes"
     case askTimeout = "--ask-timeout"
+    case asksPerMinute = "--asks-per-minute"
     case autoAccept = "--auto-accept"
     case listen = "--listen"
     case port = "--port"

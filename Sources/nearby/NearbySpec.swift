@@ -62,6 +62,8 @@ let nearbySpec: ToolSpec = {
                 OptionSpec("--minutes", value: .number("N"), help: "how long everyone-mode lasts (default 10)"),
                 OptionSpec("--auto-accept", help: "accept every ask the mode lets in without asking (unattended machines)"),
                 OptionSpec("--ask-timeout", value: .number("SECONDS"), help: "how long a question about an unpaired sender waits for an answer before it is withdrawn and declined (default 60)"),
+                OptionSpec("--asks-per-minute", value: .integer(1...10_000),
+                           help: "how many asks one unpaired sender may make a minute, accepted without a question or not (default 5); one at a time waits for an answer"),
                 OptionSpec("--listen", value: .text("ADDRESS"), help: "the address to listen on (default ::, every address)"),
                 port,
                 OptionSpec("--downloads", value: .directory, help: "where items no app takes go (default: the XDG download folder)"),

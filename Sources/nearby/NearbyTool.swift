@@ -533,6 +533,10 @@ struct NearbyTool: Sendable {
             }
             configuration.askTimeout = seconds
         }
+        if let asks = command[.asksPerMinute].flatMap(Int.init) {
+            configuration.asksPerPeer = asks
+            configuration.askWindow = 60
+        }
         if let host = command[.listen] { configuration.host = host }
         configuration.port = command[.port].flatMap(Int.init) ?? defaultPort
         configuration.announces = !command.flag(.noDiscovery)

@@ -31,6 +31,7 @@ _nearby() {
                 --mode) COMPREPLY=($(compgen -W "off paired everyone" -- "$cur")); return ;;
                 --minutes) return ;;
                 --ask-timeout) return ;;
+                --asks-per-minute) return ;;
                 --listen) return ;;
                 --port) return ;;
                 --downloads) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -88,7 +89,7 @@ _nearby() {
             list) COMPREPLY=($(compgen -W "--root --timeout --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
             status) COMPREPLY=($(compgen -W "--root --json --help -h --version" -- "$cur")) ;;
             send) COMPREPLY=($(compgen -W "--root --to --app --from --fingerprint --localsend --localsend-pin --new-certificate --airdrop --name --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
-            receive) COMPREPLY=($(compgen -W "--root --mode --minutes --auto-accept --ask-timeout --listen --port --downloads --no-launch --localsend --localsend-port --localsend-pin --airdrop --airdrop-port --name --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
+            receive) COMPREPLY=($(compgen -W "--root --mode --minutes --auto-accept --ask-timeout --asks-per-minute --listen --port --downloads --no-launch --localsend --localsend-port --localsend-pin --airdrop --airdrop-port --name --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
             pair) COMPREPLY=($(compgen -W "--root --wait --show-code --code --to --port --name --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
             activities) COMPREPLY=($(compgen -W "--root --watch --fingerprint --timeout --json --interface --no-discovery --help -h --version" -- "$cur")) ;;
             continue) COMPREPLY=($(compgen -W "--root --type --app --no-launch --fingerprint --timeout --json --interface --no-discovery --help -h --version" -- "$cur")) ;;

@@ -35,6 +35,7 @@ complete -c nearby -n '__fish_seen_subcommand_from receive' -l mode -x -a 'off p
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l minutes -x -d 'how long everyone-mode lasts (default 10)'
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l auto-accept -d 'accept every ask the mode lets in without asking (unattended machines)'
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l ask-timeout -x -d 'how long a question about an unpaired sender waits for an answer before it is withdrawn and declined (default 60)'
+complete -c nearby -n '__fish_seen_subcommand_from receive' -l asks-per-minute -x -d 'how many asks one unpaired sender may make a minute, accepted without a question or not (default 5); one at a time waits for an answer'
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l listen -x -d 'the address to listen on (default ::, every address)'
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l port -x -d 'the TCP port (default 53400; 0: any free port, printed)'
 complete -c nearby -n '__fish_seen_subcommand_from receive' -l downloads -r -x -a '(__fish_complete_directories)' -d 'where items no app takes go (default: the XDG download folder)'

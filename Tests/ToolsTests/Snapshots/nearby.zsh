@@ -73,6 +73,7 @@ _nearby() {
                         '--minutes[how long everyone-mode lasts (default 10)]:N: ' \
                         '--auto-accept[accept every ask the mode lets in without asking (unattended machines)]' \
                         '--ask-timeout[how long a question about an unpaired sender waits for an answer before it is withdrawn and declined (default 60)]:SECONDS: ' \
+                        '--asks-per-minute[how many asks one unpaired sender may make a minute, accepted without a question or not (default 5); one at a time waits for an answer]:N: ' \
                         '--listen[the address to listen on (default \:\:, every address)]:ADDRESS: ' \
                         '--port[the TCP port (default 53400; 0\: any free port, printed)]:N: ' \
                         '--downloads[where items no app takes go (default\: the XDG download folder)]:directory:_files -/' \
