@@ -193,4 +193,21 @@ import Testing
             #expect(info.status == 200)
         }
     }
+
+    /// A stranger holding connections open does not lock a paired device out: a global count of 8
+    /// sessions, taken before the certificate was known, let 8 idle connections refuse every
+    /// paired send (attack-lab.sh found it: "refused this device in the TLS handshake").
+    @Test func aStrangerHoldingConnectionsLocksNoPairedDeviceOut() async throws {
+        let a = try TransferTests.Device(), b = try TransferTests.Device()
+        try a.pair(with: b, as: "b"); try b.pair(with: a, as: "a")
+        let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
+        try await TransferTests.withReceiver(b, mode: .everyone) { port, _ in
+            let held = try (0..<20).map { _ in try Self.open(from: "127.0.0.5", port: port) }
+            defer { held.forEach { close($0) } }
+            try await Task.sleep(for: .milliseconds(300))
+            let report = try await NearbySender(root: a.root, deviceName: "Ann's laptop", senderApp: "com.example.mail")
+                .send([item], to: SendTarget(host: "127.0.0.1", port: port, expected: b.identity.fingerprint), targetApp: "com.example.notes")
+            #expect(report.complete)
+        }
+    }
 }

@@ -6,8 +6,9 @@ import Synchronization
 import SystemCalls
 
 /// The receiver: listens for senders, lets in the certificates its mode allows (in the TLS
-/// handshake), and runs each admitted sender's session (``IncomingSession``), at most
-/// ``ReceiverConfiguration/maximumSessions`` at once.
+/// handshake), and runs each admitted sender's session (``IncomingSession``): connections are
+/// capped per address and in all (``ConnectionLimits``), unpaired senders' sessions at
+/// ``ReceiverConfiguration/maximumSessions`` at once, paired devices' not at all.
 public final class NearbyReceiver: Sendable {
     /// How it runs.
     public let configuration: ReceiverConfiguration
@@ -18,7 +19,8 @@ public final class NearbyReceiver: Sendable {
     let identity: DeviceIdentity
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
-    let sessions = Atomic<Int>(0)
+    /// Unpaired senders' sessions being served.
+    let strangers = Atomic<Int>(0)
     let claims = TransferClaims()
     let askLimits: AskLimits
     /// LocalSend's receiver, in everyone-mode when configured.
@@ -188,15 +190,7 @@ public final class NearbyReceiver: Sendable {
     }
 
     func accept() async throws {
-        try await connections.run(server) { connection, check in
-            guard self.sessions.add(1, ordering: .relaxed).newValue <= self.configuration.maximumSessions else {
-                self.sessions.subtract(1, ordering: .relaxed)
-                try? await connection.executeThenClose { _, _ in }
-                return
-            }
-            defer { self.sessions.subtract(1, ordering: .relaxed) }
-            await self.serve(connection, check)
-        }
+        try await connections.run(server) { connection, check in await self.serve(connection, check) }
     }
 
     func serve(_ connection: NIOAsyncChannel<Frame, Frame>, _ check: PeerCheck) async {
@@ -208,6 +202,15 @@ public final class NearbyReceiver: Sendable {
                 let first = try await frames.next()
                 guard let first, let peer = check.fingerprint else { return }
                 let paired = try PairedDevices.load(from: NearbyFolder(root: configuration.root)).device(with: peer)
+                // Counted only once the certificate is known: a stranger holding connections open
+                // filled a global count of 8 and locked paired devices out (attack-lab.sh).
+                if paired == nil {
+                    guard strangers.add(1, ordering: .relaxed).newValue <= configuration.maximumSessions else {
+                        strangers.subtract(1, ordering: .relaxed)
+                        return
+                    }
+                }
+                defer { if paired == nil { strangers.subtract(1, ordering: .relaxed) } }
                 if first.kind == .message {
                     let relay = ActivityRelay(root: configuration.root.path, paired: paired, heartbeat: configuration.streamHeartbeat)
                     switch try IncomingSession.message(first) {
@@ -237,8 +240,10 @@ public final class NearbyReceiver: Sendable {
             }
         } catch {
             // A certificate the check let in: the session itself failed (a dropped connection,
-            // a protocol violation). Otherwise the handshake refused the device.
-            if let seen = check.fingerprint, check.accepts(seen) { events(.failed("\(error)")) } else { events(.refusedPeer(check.fingerprint)) }
+            // a protocol violation). Otherwise the handshake refused the device; a connection that
+            // ended before showing a certificate is no device (a flood's made a line each).
+            guard let seen = check.fingerprint else { return }
+            if check.accepts(seen) { events(.failed("\(error)")) } else { events(.refusedPeer(seen)) }
         }
     }
 }

@@ -20,7 +20,9 @@ public struct ReceiverConfiguration: Sendable {
     public var launchApps = true
     /// The largest item accepted.
     public var maximumItemSize: Int64 = 64 << 30
-    /// Sessions served at once; further connections are closed at once.
+    /// Unpaired senders' sessions served at once (everyone-mode); a further one is closed once its
+    /// certificate shows it is unpaired. Paired devices are not counted: a stranger holding
+    /// connections open must not lock them out.
     public var maximumSessions = 8
     /// Seconds a session may stay silent before it is closed.
     public var idleTimeout: Double = 30
