@@ -56,11 +56,16 @@ import Testing
 
         // The flood: every paired send during it completes, the guesses are all refused, nothing of
         // the attacker's is written.
-        let statuses = facts["flood_status"] ?? []
-        #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == "0" }, "\(all)")
+        let sends = facts["flood_status"] ?? []
+        #expect(!sends.isEmpty && sends.allSatisfy { $0 == "0" }, "\(all)")
         #expect(fact("delivered") == fact("sends"), "\(all)")
         #expect(fact("downloads_other") == "0" && fact("spool_foreign") == "0" && fact("guesser_asks") == "0", "\(all)")
-        #expect(said("flood-guess.out").contains("\"statuses\":{\"429\":10000}"), "\(said("flood-guess.out"))")
+        // Each flood guess is refused: 429 before its body, or its connection closed at once when the
+        // attacker's own flood holds the address's share of connections (status 0); none is weighed.
+        let guesses = try JSONSerialization.jsonObject(with: Data(said("flood-guess.out").utf8)) as? [String: Any]
+        let statuses = guesses?["statuses"] as? [String: Int] ?? [:]
+        #expect(statuses.values.reduce(0, +) == 10_000 && Set(statuses.keys).isSubset(of: ["429", "0"]), "\(said("flood-guess.out"))")
+        #expect([429, 0].contains(guesses?["right_pin_status"] as? Int ?? -1), "\(said("flood-guess.out"))")
         for file in ["flood-ours.out", "flood-ls.out"] {
             #expect(said(file).contains("\"connections\":1000") && said(file).contains("\"failed\":0"), "\(said(file))")
         }

@@ -5,16 +5,16 @@ import NIOCore
 /// the offering app (``SessionMessage/continued(_:)``), or connects the continuing app's streams
 /// to it (``SessionMessage/openStreams(_:)``).
 /// The activity must still be offered, by that process, made current at that time, and for
-/// streams it must support them; only paired devices are served, as for ``ActivityWatch``.
+/// streams it must support them. Made only for a paired device, as ``ActivityWatch`` is.
 struct ActivityRelay {
     let root: String
-    let paired: PairedDevice?
+    /// The paired device continuing.
+    let paired: PairedDevice
     /// Seconds between a stream's heartbeats (``StreamRelay/heartbeat``).
     var heartbeat = StreamRelay.heartbeat
 
     /// The live offer a request names, or why there is none.
     func offer(_ identity: ActivityOffer.Identity) -> Result<ActivityOffer, NearbyError> {
-        guard paired != nil else { return .failure(.declined("this device offers its activities to paired devices only")) }
         guard let offer = CurrentActivities(root: root).live().first(where: {
             $0.identity == identity
         }) else { return .failure(.declined("\(identity.bundleIdentifier) no longer offers that activity")) }

@@ -9,11 +9,12 @@ import SystemCalls
 ///
 /// Only to paired devices: the connection is mutual TLS between pinned certificates, so the offers
 /// are encrypted and authenticated for this pair alone, and discovery carries nothing new (the
-/// paired-mode announcement's rotated tag). An unpaired device, which everyone-mode lets connect,
-/// is refused before anything is read from the board.
+/// paired-mode announcement's rotated tag). It is made only for a paired device (``NearbyReceiver``
+/// refuses an unpaired one, which everyone-mode lets connect, before anything is read).
 struct ActivityWatch {
     let root: String
-    let paired: PairedDevice?
+    /// The paired device watching.
+    let paired: PairedDevice
 
     /// How often the board is read. Polled rather than watched with inotify: a process killed
     /// with SIGKILL withdraws its offer by losing its lock, which inotify does not report when
@@ -24,10 +25,6 @@ struct ActivityWatch {
 
     /// Serves the watch until the watcher closes the connection (noticed within ``interval``).
     func run(_ channel: any Channel, _ outbound: NIOAsyncChannelOutboundWriter<Frame>) async throws {
-        guard paired != nil else {
-            try await outbound.write(SessionMessage.refused("this device offers its activities to paired devices only").frame)
-            return
-        }
         let board = CurrentActivities(root: root)
         var sent: [[UInt8]]? = nil
         var lastSend = 0.0

@@ -19,6 +19,8 @@ public final class NearbyReceiver: Sendable {
     let identity: DeviceIdentity
     let prompt: (@Sendable (IncomingAsk) async -> Bool)?
     let events: @Sendable (ReceiverEvent) -> Void
+    /// What a stranger asking for Handoff's messages is told.
+    static let pairedOnly = "this device offers its activities to paired devices only"
     /// Unpaired senders' sessions being served.
     let strangers = Atomic<Int>(0)
     let claims = TransferClaims()
@@ -211,19 +213,23 @@ public final class NearbyReceiver: Sendable {
                     }
                 }
                 defer { if paired == nil { strangers.subtract(1, ordering: .relaxed) } }
+                // Handoff's messages are dispatched only with a paired device in hand: the handlers
+                // take one, so none can be reached by a stranger everyone-mode lets connect.
                 if first.kind == .message {
-                    let relay = ActivityRelay(root: configuration.root.path, paired: paired, heartbeat: configuration.streamHeartbeat)
-                    switch try IncomingSession.message(first) {
-                    case .watchActivities:
-                        try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
+                    let message = try IncomingSession.message(first)
+                    if message.isForPairedDevicesOnly {
+                        guard let paired else {
+                            try await outbound.write(SessionMessage.refused(Self.pairedOnly).frame)
+                            return
+                        }
+                        let relay = ActivityRelay(root: configuration.root.path, paired: paired, heartbeat: configuration.streamHeartbeat)
+                        switch message {
+                        case .watchActivities: try await ActivityWatch(root: configuration.root.path, paired: paired).run(connection.channel, outbound)
+                        case .continued(let offer): try await relay.continued(offer, outbound)
+                        case .openStreams(let offer): try await relay.openStreams(offer, &frames, outbound, remoteChannel: connection.channel)
+                        default: break
+                        }
                         return
-                    case .continued(let offer):
-                        try await relay.continued(offer, outbound)
-                        return
-                    case .openStreams(let offer):
-                        try await relay.openStreams(offer, &frames, outbound, remoteChannel: connection.channel)
-                        return
-                    default: break
                     }
                 }
                 var replay = ReplayFirst(first: first, rest: frames)

@@ -199,6 +199,15 @@ public enum SessionMessage: Sendable, Equatable {
         }
     }
 
+    /// Whether only a paired device may send it (Handoff's: watching activities, continuing one,
+    /// its streams).
+    public var isForPairedDevicesOnly: Bool {
+        switch self {
+        case .watchActivities, .continued, .openStreams: true
+        default: false
+        }
+    }
+
     /// The message as a frame.
     public var frame: Frame {
         Frame(kind: .message, payload: ByteBuffer(bytes: encoded()))
