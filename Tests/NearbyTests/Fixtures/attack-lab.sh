@@ -33,6 +33,8 @@ for line in open(sys.argv[1]):
     except ValueError: continue
     if sys.argv[2] in d: print(d[sys.argv[2]]); break' "$1" "$2"; }
 ms_since() { echo $(( ($(now) - $1) / 1000000 )); }
+# The receiver's peak RSS so far, in KiB, as rss_STEP=.
+rss() { echo "rss_$1=$(awk '/VmHWM/ {print $2}' "/proc/$RECEIVER/status")"; }
 # Waits (at most 10 s) until HOST listens on TCP PORT.
 wait_port() { for _ in $(seq 200); do lab exec "$1" ss -Hltn "sport = :$2" | grep -q . && return 0; sleep 0.05; done; echo "nothing listens on $1:$2" >&2; return 1; }
 
@@ -44,6 +46,16 @@ at h1 "${N[@]}" pair b --code "$(json_field "$WORK/show.out" code)" --to "$H3:53
   > "$WORK/pair.out" 2>&1
 wait "$SHOW" 2>/dev/null || true
 
+# A device in use has compiled its type registry: one small send to a receiver started for it, so
+# that the compile (about 40 MiB at its peak, once per change of the apps) is not in the figures.
+bg_at h3 "${N[@]}" receive --root "$WORK/B" --mode paired --no-discovery --port 53400 --no-launch --downloads "$WORK/B/Downloads" --json \
+  > "$WORK/ready.out" 2>&1 &
+READY=$!; pids+=($READY)
+wait_for "$WORK/ready.out" '"listening"'
+at h1 "${N[@]}" send "$WORK/notes.txt" --to b --root "$WORK/A" --no-discovery --json > "$WORK/ready-send.out" 2>&1
+kill -INT "$READY"; wait "$READY" 2>/dev/null || true
+rm -rf "$WORK/B/Downloads" "$WORK/B/Nearby/Spool" "$WORK/B/Containers"
+
 # B's receiver: everyone-mode, auto-accept (so that every ask the limits let in is taken), our
 # protocol on 53400, LocalSend over HTTPS with PIN 4711 on 53317, AirDrop on awdl0.
 bg_at h3 "${N[@]}" receive --root "$WORK/B" --mode everyone --minutes 30 --auto-accept --no-discovery --port 53400 \
@@ -52,6 +64,7 @@ bg_at h3 "${N[@]}" receive --root "$WORK/B" --mode everyone --minutes 30 --auto-
 RECEIVER=$!; pids+=($RECEIVER)
 wait_for "$WORK/recv.out" '"protocol":"airdrop"'
 wait_for "$WORK/recv.out" '"protocol":"localsend"'
+rss started
 
 # The impostor's certificate: a key and a self-signed certificate of its own.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=impostor \
@@ -75,6 +88,7 @@ d = json.load(open(sys.argv[1]))
 print("mitm_localsend_requests=%d\nmitm_localsend_pins=%d\nmitm_localsend_body_bytes=%d" % (d["requests"], len(d["pins"]), d["body_bytes"]))' \
   "$WORK/impostor-ls.json"
 
+rss after_localsend_middle
 # 2. AirDrop through a device in the middle, sent by address: the Ask goes to h3, the Upload to
 # the impostor.
 bg_at h2 "${ATTACKER[@]}" impostor 9444 "$WORK/impostor.crt" "$WORK/impostor.key" "$WORK/impostor-ad.json" > "$WORK/impostor-ad.out" 2>&1 &
@@ -83,7 +97,7 @@ bg_at h2 "${ATTACKER[@]}" relay 8771 "$H3_AWDL%awdl0" 8771 9444 > "$WORK/relay-a
 pids+=($!)
 wait_port h2 9444; wait_port h2 8771
 set +e
-at h1 "${N[@]}" send "$WORK/big.bin" --airdrop eth0 --to "$H2:8771" --root "$WORK/A" --name a > "$WORK/mitm-ad.out" 2>&1
+at h1 "${N[@]}" send "$WORK/notes.txt" --airdrop eth0 --to "$H2:8771" --root "$WORK/A" --name a > "$WORK/mitm-ad.out" 2>&1
 echo "mitm_airdrop_status=$?"
 set -e
 echo "mitm_airdrop_says=$(grep -c 'another device may be in the middle' "$WORK/mitm-ad.out" || true)"
@@ -92,6 +106,7 @@ python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 print("mitm_airdrop_requests=%d\nmitm_airdrop_body_bytes=%d" % (d["requests"], d["body_bytes"]))' "$WORK/impostor-ad.json"
 
+rss after_airdrop_middle
 # 3. PIN guesses from h2: 3 weighed, then 429, the right PIN included.
 at h2 "${ATTACKER[@]}" guess "$H3" 53317 20 4711 > "$WORK/guess.out"
 python3 -c 'import json,sys
@@ -112,7 +127,9 @@ send_big() {
   find "$WORK/B/Downloads" -maxdepth 1 -name 'big*.bin' -delete
   return $st
 }
+rss after_guesses
 send_big warm
+rss after_first_send
 for i in $(seq "$QUIET_ROUNDS"); do
   t0=$(now); send_big "quiet-$i"; echo "quiet_ms=$(ms_since "$t0")"
 done
