@@ -115,6 +115,19 @@ public struct DocumentChooser: Sendable {
                        shareExtensionTypes: chooser.bundles.flatMap { $0.shareExtensions.map(\.activityType) })
     }
 
+    /// The registered app the sheet puts first for an item of `type` named `name` that is not here
+    /// yet (a received item, whose type its sender declared), the user's defaults included: where
+    /// a receiver delivers it, so that it lands in the app `openin` would offer first, not in a
+    /// second ranking's choice. `nil` when no registered app opens it.
+    public func firstApp(forType type: UTType, named name: String) -> AppBundle? {
+        let document = Sheet.Document(path: name, type: type, rule: .declared)
+        var bundles = AppBundle.considered(for: [type], in: registry)
+        if registry.appRecordCount == 0 && !RegisteredApp.all(on: root).isEmpty { bundles = AppBundle.all(on: root).apps }
+        let chooser = Chooser(registry: registry, bundles: bundles, defaults: defaults.byType)
+        return chooser.sheet(for: [document], exclude: configuration.exclude, sourceApplication: configuration.offersSender ? "" : configuration.sourceApplication,
+                             refusals: false, senderIsRegistered: false).apps.first?.app
+    }
+
     /// The names of the paired devices the sheet offers: those in reach, when the device's
     /// running receiver keeps a record of them (``DevicesInReach``), and a device it cannot
     /// recognise in discovery (one paired without a discovery key) since nobody can say; every

@@ -119,10 +119,11 @@ final class AirDropReceiver: Sendable {
     func decide(_ ask: AirDropAsk, from address: String, channel: any Channel) async throws -> HTTPServer.Reply? {
         let sender = Fingerprint(bytes: Array(SHA256.hash(data: Array(("airdrop:" + (ask.senderID ?? address)).utf8))))!
         let registry = try? RegistryStore.forQuery(root: configuration.root)
+        let chooser = Destination.chooser(root: configuration.root, registry: registry)
         let names = ask.files.map { ItemName.safe($0.name) }
         let types = zip(ask.files, names).map { file, name in Self.type(of: file, name: name, registry: registry) }
         let destinations = zip(types, names).map { type, name in
-            Destination.choose(type: type, name: name, targetApp: nil, registry: registry, downloads: configuration.downloads)
+            Destination.choose(type: type, name: name, targetApp: nil, chooser: chooser, downloads: configuration.downloads)
         }
         let items = ask.files.indices.map { i in
             (names[i], types[i], Int64?.none, ask.files[i].isDirectory ? "a folder's files" : destinations[i].label)

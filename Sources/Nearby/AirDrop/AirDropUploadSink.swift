@@ -1,4 +1,5 @@
 import AppRegistry
+import Handlers
 import PropertyLists
 import SystemCalls
 import UniformTypes
@@ -12,6 +13,8 @@ extension AirDropReceiver {
         let waiting: Accepted
         let spool: Spool
         let registry: TypeRegistry?
+        /// Where each entry goes (``Destination/chooser(root:registry:)``).
+        let chooser: DocumentChooser?
         let annotation: PropertyList
         var inflater: GzipInflater?
         var sniffed = false
@@ -29,6 +32,7 @@ extension AirDropReceiver {
             spool = Spool(base: NearbyFolder(root: configuration.root).spool, sender: waiting.sender,
                           transfer: (0..<16).map { _ in UInt8.random(in: 0...255) })
             registry = try? RegistryStore.forQuery(root: configuration.root)
+            chooser = Destination.chooser(root: configuration.root, registry: registry)
             annotation = .dictionary(["Nearby": .dictionary(["Protocol": .string("AirDrop"), "SenderName": .string(waiting.ask.senderName)])])
             reader = CPIOReader(maximumEntry: configuration.maximumItemSize)
         }
@@ -81,7 +85,7 @@ extension AirDropReceiver {
             }
             try NearbyFolder(root: configuration.root).create()
             writer = try ItemWriter(spool: spool, index: index, size: size, from: 0)
-            current = (safe.name, safe.type, Destination.choose(type: safe.type, name: safe.name, targetApp: nil, registry: registry,
+            current = (safe.name, safe.type, Destination.choose(type: safe.type, name: safe.name, targetApp: nil, chooser: chooser,
                                                                   downloads: configuration.downloads))
         }
 

@@ -180,12 +180,13 @@ final class LocalSendReceiver: Sendable {
         defer { if reserved { sessions.release() } }
         let sender = Self.senderFingerprint(request.info.fingerprint)
         let registry = try? RegistryStore.forQuery(root: configuration.root)
+        let chooser = Destination.chooser(root: configuration.root, registry: registry)
         // In a stable order: the spool's item numbers follow it.
         let offers = request.files.values.sorted { $0.id < $1.id }
         let names = offers.map { ItemName.safe($0.fileName) }
         let types = zip(offers, names).map { offer, name in ReceivedItemType.identifier(mimeType: offer.fileType, name: name, registry: registry) }
         let destinations = offers.indices.map { i in
-            Destination.choose(type: types[i], name: names[i], targetApp: nil, registry: registry, downloads: configuration.downloads)
+            Destination.choose(type: types[i], name: names[i], targetApp: nil, chooser: chooser, downloads: configuration.downloads)
         }
         let senderName = request.info.alias
         let ask = IncomingAsk(senderName: senderName, senderApp: LocalSendSettings.senderApp, fingerprint: sender, pairedName: nil,

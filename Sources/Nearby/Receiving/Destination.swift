@@ -7,8 +7,9 @@ import UniformTypes
 
 /// Where a received item goes, decided when it is asked for: the app the sender named, if it is
 /// registered here and opens the type (when it is not, the session declines the ask:
-/// ``refusal(of:for:names:destinations:registry:)``); else the registered app the chooser's
-/// ranking puts first for the type; else the download folder.
+/// ``refusal(of:for:names:destinations:registry:)``); else the registered app `openin` would put
+/// first for it, the user's defaults included (``Handlers/DocumentChooser/firstApp(forType:named:)``,
+/// the one ranking); else the download folder.
 enum Destination: Sendable, Equatable {
     /// An app's Inbox, through the same delivery as `openin` (open request first).
     case app(AppBundle)
@@ -25,22 +26,23 @@ enum Destination: Sendable, Equatable {
         }
     }
 
+    /// The chooser a receiver asks for each ask's items: `root`'s registered apps and the user's
+    /// defaults (`nil` without a registry, or when the defaults cannot be read: the download folder
+    /// then, as `openin` would refuse to choose).
+    static func chooser(root: DeviceRoot, registry: TypeRegistry?) -> DocumentChooser? {
+        registry.flatMap { try? DocumentChooser(root: root, registry: $0, configuration: .init(sourceApplication: "")) }
+    }
+
     /// The destination for an item of `type` named `name`.
-    static func choose(type identifier: String, name: String, targetApp: String?, registry: TypeRegistry?, downloads: String) -> Destination {
-        guard let registry else { return .downloads(downloads) }
-        let type = UTType(identifier, in: registry) ?? UTType("public.data", in: registry)
-        guard let type else { return .downloads(downloads) }
-        let ranking = HandlerRanking(registry: registry)
+    static func choose(type identifier: String, name: String, targetApp: String?, chooser: DocumentChooser?, downloads: String) -> Destination {
+        guard let chooser else { return .downloads(downloads) }
+        let registry = chooser.registry
+        guard let type = UTType(identifier, in: registry) ?? UTType("public.data", in: registry) else { return .downloads(downloads) }
         if let targetApp, let app = AppBundle.registered(targetApp, in: registry),
-           !ranking.rank(type: type, fileName: name, index: HandlerIndex(bundles: [app], registry: registry)).isEmpty {
+           !HandlerRanking(registry: registry).rank(type: type, fileName: name, index: HandlerIndex(bundles: [app], registry: registry)).isEmpty {
             return .app(app)
         }
-        let candidates = AppBundle.considered(for: [type], in: registry)
-        if let first = ranking.rank(type: type, fileName: name, index: HandlerIndex(bundles: candidates, registry: registry)).first,
-           let app = candidates.first(where: { $0.bundleIdentifier == first.bundleIdentifier }) {
-            return .app(app)
-        }
-        return .downloads(downloads)
+        return chooser.firstApp(forType: type, named: name).map { .app($0) } ?? .downloads(downloads)
     }
 
     /// Why the items cannot go to `targetApp` (the app the sender named), or `nil` when each of

@@ -46,9 +46,10 @@ struct IncomingSession {
             throw NearbyError.protocolViolation("the first message is not an ask")
         }
         let registry = try? RegistryStore.forQuery(root: configuration.root)
+        let chooser = Destination.chooser(root: configuration.root, registry: registry)
         let names = items.map { ItemName.safe($0.name) }
         let destinations = zip(items, names).map { item, name in
-            Destination.choose(type: item.type, name: name, targetApp: targetApp, registry: registry, downloads: configuration.downloads)
+            Destination.choose(type: item.type, name: name, targetApp: targetApp, chooser: chooser, downloads: configuration.downloads)
         }
         let ask = IncomingAsk(senderName: senderName, senderApp: senderApp, fingerprint: peer, pairedName: paired?.name,
                               items: items.indices.map { (names[$0], items[$0].type, items[$0].size, destinations[$0].label) })

@@ -23,6 +23,8 @@ extension FileTypeDetector {
         case fallback
         /// The file could not be read; the name alone was used.
         case unreadable(String)
+        /// Not detected here: whoever sent the item declared its type (a nearby ask).
+        case declared
 
         /// A short sentence for `--explain`.
         public var description: String {
@@ -38,6 +40,7 @@ extension FileTypeDetector {
             case .emptyFile: "it is empty, and an empty file is text, as GIO types it"
             case .fallback: "neither its name nor its content is recognised"
             case .unreadable(let why): "its content could not be read (\(why)); judged by name"
+            case .declared: "its sender declared its type"
             }
         }
     }
