@@ -108,8 +108,9 @@ import Testing
 
     /// Runs `body` with an everyone-mode receiver that also speaks AirDrop's protocol on a free port.
     static func withAirDrop<R>(_ device: Device, autoAccept: Bool = true, prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
+                               executor: ThreadExecutor = .shared,
                                _ body: (Int, TransferTests.Events) async throws -> R) async throws -> R {
-        try await TransferTests.withReceiver(device, mode: .everyone, autoAccept: autoAccept, prompt: prompt, configure: { configuration in
+        try await TransferTests.withReceiver(device, mode: .everyone, autoAccept: autoAccept, prompt: prompt, executor: executor, configure: { configuration in
             var settings = AirDropSettings(interface: "lo")
             settings.port = 0
             settings.announces = false
@@ -218,8 +219,8 @@ extension TransferTests.Events {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let item = try OutgoingItem(path: path, type: "public.data")
         let sender = AirDropSender(root: a.root, deviceName: "Ann's laptop")
-        try await AirDropTests.withAirDrop(real) { realPort, realEvents in
-            try await AirDropTests.withAirDrop(impostor) { impostorPort, impostorEvents in
+        try await AirDropTests.withAirDrop(real, executor: .dedicated("airdrop-middle-real")) { realPort, realEvents in
+            try await AirDropTests.withAirDrop(impostor, executor: .dedicated("airdrop-middle-impostor")) { impostorPort, impostorEvents in
                 // Ask to the real receiver, Upload to the impostor.
                 let relay = try Relay(to: "::1") { n in n == 0 ? realPort : impostorPort }
                 defer { relay.stop() }

@@ -18,9 +18,9 @@ import Testing
     /// `secure`, no multicast) on a free loopback port.
     static func withLocalSend<R>(_ device: Device, secure: Bool = false, autoAccept: Bool = true,
                                  prompt: (@Sendable (IncomingAsk) async -> Bool)? = nil,
-                                 configure: @escaping (inout LocalSendSettings) -> Void = { _ in },
+                                 configure: @escaping (inout LocalSendSettings) -> Void = { _ in }, executor: ThreadExecutor = .shared,
                                  _ body: (Int, TransferTests.Events) async throws -> R) async throws -> R {
-        try await TransferTests.withReceiver(device, mode: .everyone, autoAccept: autoAccept, prompt: prompt, configure: { configuration in
+        try await TransferTests.withReceiver(device, mode: .everyone, autoAccept: autoAccept, prompt: prompt, executor: executor, configure: { configuration in
             var settings = LocalSendSettings()
             settings.port = 0
             settings.secure = secure
@@ -300,9 +300,11 @@ extension TransferTests.Events {
         let item = try OutgoingItem(path: TransferTests.sample("notes.txt"), type: "public.plain-text")
         var sender = LocalSendSender(root: a.root, deviceName: "Ann's laptop")
         sender.pin = "4711"
-        try await LocalSendTests.withLocalSend(real, secure: true, configure: { $0.pin = "4711" }) { realPort, realEvents in
+        // Executors of their own: on the suite's shared one, a test that blocks it stalled these
+        // receivers past their idle timeout in a full run.
+        try await LocalSendTests.withLocalSend(real, secure: true, configure: { $0.pin = "4711" }, executor: .dedicated("middle-real")) { realPort, realEvents in
             // The impostor takes any PIN it is given and accepts everything.
-            try await LocalSendTests.withLocalSend(impostor, secure: true) { impostorPort, impostorEvents in
+            try await LocalSendTests.withLocalSend(impostor, secure: true, executor: .dedicated("middle-impostor")) { impostorPort, impostorEvents in
                 let relay = try Relay { n in n == 0 ? realPort : impostorPort }
                 defer { relay.stop() }
                 await #expect { try await sender.send([item], to: LocalSendTarget(host: "127.0.0.1", port: relay.port)) } throws: { error in

@@ -40,6 +40,7 @@ final class Relay: Sendable {
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)
+                if client < 0 && errno == EINTR { continue }
                 guard client >= 0 else { return }
                 let n = count.finished.withLock { value in defer { value += 1 }; return value }
                 let server = Relay.connect(host: host, port: route(n))
@@ -77,11 +78,14 @@ final class Relay: Sendable {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
+                // A signal (the suite's child processes end all the time) is no end of stream.
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 counted(n)
                 var sent = 0
                 while sent < n {
                     let m = buffer.withUnsafeBytes { write(to, $0.baseAddress! + sent, n - sent) }
+                    if m < 0 && errno == EINTR { continue }
                     if m <= 0 { break }
                     sent += m
                 }

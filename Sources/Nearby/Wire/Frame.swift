@@ -20,7 +20,7 @@ public struct Frame: Sendable, Equatable {
 
         /// The longest payload a frame of this kind may carry: the one limit the decoder
         /// enforces and the fuzz oracle expects (a `finished` frame carries none).
-        public var maximumPayload: Int {
+        var maximumPayload: Int {
             switch self {
             case .message: Frame.maximumMessage
             case .data: Frame.maximumData

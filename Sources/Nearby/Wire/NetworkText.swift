@@ -11,23 +11,23 @@ import SystemCalls
 ///
 /// Applying it again changes nothing, so a decoded message encodes and decodes to itself (the
 /// fuzz oracles' round trip).
-public enum NetworkText {
+enum NetworkText {
     /// The most characters a device's or sender's name keeps.
-    public static let nameLimit = 64
+    static let nameLimit = 64
     /// The most characters an identifier (a bundle identifier, a type) keeps.
-    public static let identifierLimit = 255
+    static let identifierLimit = 255
     /// The most characters a reason or a title keeps.
-    public static let textLimit = 300
+    static let textLimit = 300
 
     /// A device's or a sender's name.
-    public static func name(_ text: String) -> String { safe(text, limit: nameLimit) }
+    static func name(_ text: String) -> String { safe(text, limit: nameLimit) }
     /// A bundle identifier, a UTI or a MIME type.
-    public static func identifier(_ text: String) -> String { safe(text, limit: identifierLimit) }
+    static func identifier(_ text: String) -> String { safe(text, limit: identifierLimit) }
     /// A reason, a title.
-    public static func text(_ text: String) -> String { safe(text, limit: textLimit) }
+    static func text(_ text: String) -> String { safe(text, limit: textLimit) }
 
     /// `text` made safe and at most `limit` characters long.
-    public static func safe(_ text: String, limit: Int) -> String {
+    static func safe(_ text: String, limit: Int) -> String {
         var bounded = ""
         for character in text.precomposedStringWithCanonicalMapping {
             var marks = 0

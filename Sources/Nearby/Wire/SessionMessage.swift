@@ -201,7 +201,7 @@ public enum SessionMessage: Sendable, Equatable {
 
     /// Whether only a paired device may send it (Handoff's: watching activities, continuing one,
     /// its streams).
-    public var isForPairedDevicesOnly: Bool {
+    var isForPairedDevicesOnly: Bool {
         switch self {
         case .watchActivities, .continued, .openStreams: true
         default: false
