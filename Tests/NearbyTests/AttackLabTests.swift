@@ -45,11 +45,11 @@ import Testing
 
         // A device in the middle of a LocalSend send: no request, no PIN, no byte; the send fails
         // saying why.
-        #expect(fact("mitm_localsend_status") == "2" && fact("mitm_localsend_says") == "1", "\(said("mitm-ls.out"))")
+        #expect(fact("mitm_localsend_status") == "2" && fact("mitm_localsend_says") == "1", "\(said("mitm-localsend.out"))")
         #expect(fact("mitm_localsend_requests") == "0" && fact("mitm_localsend_pins") == "0" && fact("mitm_localsend_body_bytes") == "0", "\(all)")
         // Of an AirDrop send: the same, and the stance said before it.
-        #expect(fact("mitm_airdrop_status") == "2" && fact("mitm_airdrop_says") == "1" && fact("airdrop_stance_shown") == "1", "\(said("mitm-ad.out"))")
-        #expect(fact("mitm_airdrop_requests") == "0" && fact("mitm_airdrop_body_bytes") == "0", "\(all)")
+        #expect(fact("mitm_airdrop_status") == "2" && fact("mitm_airdrop_says") == "1" && fact("airdrop_stance_shown") == "1", "\(said("mitm-airdrop.out"))")
+        #expect(fact("mitm_airdrop_requests") == "0" && fact("mitm_airdrop_pins") == "0" && fact("mitm_airdrop_body_bytes") == "0", "\(all)")
 
         // PIN guesses: 3 weighed, then refused, the right one included.
         #expect(fact("guess_401") == "3" && fact("guess_429") == "17" && fact("guess_right_status") == "429", "\(said("guess.out"))")

@@ -132,24 +132,7 @@ import Testing
 /// makes room again.
 @Suite struct ConnectionCapTests {
     /// A TCP connection from `source` to 127.0.0.1:`port`, held open.
-    static func open(from source: String, port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        func address(_ ip: String, _ port: Int) -> sockaddr_in {
-            var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, ip, &a.sin_addr)
-            return a
-        }
-        var from = address(source, 0), to = address("127.0.0.1", port)
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard withUnsafePointer(to: &from, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }) == 0,
-              withUnsafePointer(to: &to, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) } }) == 0 else {
-            close(fd)
-            throw POSIXError(.ECONNREFUSED)
-        }
-        return fd
-    }
+    static func open(from source: String, port: Int) throws -> Int32 { try RawHTTP.connect(from: source, port: port) }
 
     /// Whether the server closed each of `fds` within `seconds`, read on a thread of its own: on
     /// the cooperative pool, starved in a full run, the reads began after the receiver's idle

@@ -21,12 +21,10 @@ enum RawHTTP {
         }
     }
 
-    static func blockingSend(_ request: [UInt8], port: Int, from source: String, timeout: Int) throws -> Reply {
+    /// A TCP connection from `source` (a loopback address) to 127.0.0.1:`port`; the caller closes it.
+    static func connect(from source: String, port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         func address(_ ip: String, _ port: Int) -> sockaddr_in {
             var a = sockaddr_in()
             a.sin_family = sa_family_t(AF_INET)
@@ -37,9 +35,19 @@ enum RawHTTP {
         var from = address(source, 0), to = address("127.0.0.1", port)
         let size = socklen_t(MemoryLayout<sockaddr_in>.size)
         guard withUnsafePointer(to: &from, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }) == 0,
-              withUnsafePointer(to: &to, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) } }) == 0 else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+              withUnsafePointer(to: &to, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, size) } }) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            close(fd)
+            throw error
         }
+        return fd
+    }
+
+    static func blockingSend(_ request: [UInt8], port: Int, from source: String, timeout: Int) throws -> Reply {
+        let fd = try connect(from: source, port: port)
+        defer { close(fd) }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -27,11 +27,6 @@ lab up >/dev/null
 lab fence reset >/dev/null
 H2=$(lab addr h2) H3=$(lab addr h3) H3_AWDL=$(lab addr h3 awdl)
 for h in h1 h2 h3; do lab rate "$h" "$RATE"; done
-json_field() { python3 -c 'import json,sys
-for line in open(sys.argv[1]):
-    try: d = json.loads(line)
-    except ValueError: continue
-    if sys.argv[2] in d: print(d[sys.argv[2]]); break' "$1" "$2"; }
 ms_since() { echo $(( ($(now) - $1) / 1000000 )); }
 # The receiver's peak RSS so far, in KiB, as rss_STEP=.
 rss() { echo "rss_$1=$(awk '/VmHWM/ {print $2}' "/proc/$RECEIVER/status")"; }
@@ -70,42 +65,35 @@ rss started
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=impostor \
   -keyout "$WORK/impostor.key" -out "$WORK/impostor.crt" >/dev/null 2>&1
 
-# 1. LocalSend through a device in the middle: h1 sends to h2:53317, which relays the first
-# connection (info) to h3 and answers the later ones itself.
-bg_at h2 "${ATTACKER[@]}" impostor 9443 "$WORK/impostor.crt" "$WORK/impostor.key" "$WORK/impostor-ls.json" > "$WORK/impostor-ls.out" 2>&1 &
-pids+=($!)
-bg_at h2 "${ATTACKER[@]}" relay 53317 "$H3" 53317 9443 > "$WORK/relay-ls.out" 2>&1 &
-pids+=($!)
-wait_port h2 9443; wait_port h2 53317
-set +e
-at h1 "${N[@]}" send "$WORK/notes.txt" --localsend --localsend-pin 4711 --to "$H2:53317" --root "$WORK/A" --name a --no-discovery \
-  > "$WORK/mitm-ls.out" 2>&1
-echo "mitm_localsend_status=$?"
-set -e
-echo "mitm_localsend_says=$(grep -c 'another device may be in the middle' "$WORK/mitm-ls.out" || true)"
-python3 -c 'import json,sys
+# A device in the middle on h2: its impostor (a TLS server of its own on IMPOSTOR_PORT) and a
+# relay on PORT that passes the first connection to REAL:PORT and the later ones to the impostor;
+# then h1's send CMD... through it. Prints the send's status, whether it named the changed
+# certificate, and what reached the impostor.
+#   middle TAG IMPOSTOR_PORT PORT REAL CMD...
+middle() {
+  local tag=$1 impostor=$2 port=$3 real=$4; shift 4
+  bg_at h2 "${ATTACKER[@]}" impostor "$impostor" "$WORK/impostor.crt" "$WORK/impostor.key" "$WORK/impostor-$tag.json" \
+    > "$WORK/impostor-$tag.out" 2>&1 &
+  pids+=($!)
+  bg_at h2 "${ATTACKER[@]}" relay "$port" "$real" "$port" "$impostor" > "$WORK/relay-$tag.out" 2>&1 &
+  pids+=($!)
+  wait_port h2 "$impostor"; wait_port h2 "$port"
+  local st=0
+  at h1 "${N[@]}" "$@" > "$WORK/mitm-$tag.out" 2>&1 || st=$?
+  echo "mitm_${tag}_status=$st"
+  echo "mitm_${tag}_says=$(grep -c 'another device may be in the middle' "$WORK/mitm-$tag.out" || true)"
+  python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-print("mitm_localsend_requests=%d\nmitm_localsend_pins=%d\nmitm_localsend_body_bytes=%d" % (d["requests"], len(d["pins"]), d["body_bytes"]))' \
-  "$WORK/impostor-ls.json"
+print("mitm_%s_requests=%d\nmitm_%s_pins=%d\nmitm_%s_body_bytes=%d" % (sys.argv[2], d["requests"], sys.argv[2], len(d["pins"]), sys.argv[2], d["body_bytes"]))' \
+    "$WORK/impostor-$tag.json" "$tag"
+}
 
+# 1. LocalSend: the first connection (info) reaches h3, the later ones the impostor.
+middle localsend 9443 53317 "$H3" send "$WORK/notes.txt" --localsend --localsend-pin 4711 --to "$H2:53317" --root "$WORK/A" --name a --no-discovery
 rss after_localsend_middle
-# 2. AirDrop through a device in the middle, sent by address: the Ask goes to h3, the Upload to
-# the impostor.
-bg_at h2 "${ATTACKER[@]}" impostor 9444 "$WORK/impostor.crt" "$WORK/impostor.key" "$WORK/impostor-ad.json" > "$WORK/impostor-ad.out" 2>&1 &
-pids+=($!)
-bg_at h2 "${ATTACKER[@]}" relay 8771 "$H3_AWDL%awdl0" 8771 9444 > "$WORK/relay-ad.out" 2>&1 &
-pids+=($!)
-wait_port h2 9444; wait_port h2 8771
-set +e
-at h1 "${N[@]}" send "$WORK/notes.txt" --airdrop eth0 --to "$H2:8771" --root "$WORK/A" --name a > "$WORK/mitm-ad.out" 2>&1
-echo "mitm_airdrop_status=$?"
-set -e
-echo "mitm_airdrop_says=$(grep -c 'another device may be in the middle' "$WORK/mitm-ad.out" || true)"
-echo "airdrop_stance_shown=$(grep -c 'AirDrop checks no certificate' "$WORK/mitm-ad.out" || true)"
-python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-print("mitm_airdrop_requests=%d\nmitm_airdrop_body_bytes=%d" % (d["requests"], d["body_bytes"]))' "$WORK/impostor-ad.json"
-
+# 2. AirDrop, sent by address: the Ask reaches h3, the Upload the impostor.
+middle airdrop 9444 8771 "$H3_AWDL%awdl0" send "$WORK/notes.txt" --airdrop eth0 --to "$H2:8771" --root "$WORK/A" --name a
+echo "airdrop_stance_shown=$(grep -c 'AirDrop checks no certificate' "$WORK/mitm-airdrop.out" || true)"
 rss after_airdrop_middle
 # 3. PIN guesses from h2: 3 weighed, then 429, the right PIN included.
 at h2 "${ATTACKER[@]}" guess "$H3" 53317 20 4711 > "$WORK/guess.out"

@@ -16,3 +16,9 @@ wait_for() { for _ in $(seq "${3:-200}"); do grep -q "$2" "$1" 2>/dev/null && re
 now() { date +%s%N; }
 # Packets any host tried to send outside the lab.
 fence_count() { lab fence | sed -n 's/.*escaped_packets=\([0-9?]*\).*/\1/p' | awk '{s+=$1} END {print s+0}'; }
+# The first value of KEY in a file of JSON lines.
+json_field() { python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    try: d = json.loads(line)
+    except ValueError: continue
+    if sys.argv[2] in d: print(d[sys.argv[2]]); break' "$1" "$2"; }

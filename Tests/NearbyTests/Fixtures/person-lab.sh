@@ -22,11 +22,6 @@ trap 'cleanup_small; cleanup' EXIT
 lab up >/dev/null
 lab fence reset >/dev/null
 H2=$(lab addr h2) H3=$(lab addr h3)
-json_field() { python3 -c 'import json,sys
-for line in open(sys.argv[1]):
-    try: d = json.loads(line)
-    except ValueError: continue
-    if sys.argv[2] in d: print(d[sys.argv[2]]); break' "$1" "$2"; }
 ms_since() { echo $(( ($(now) - $1) / 1000000 )); }
 # Runs CMD with its output in FILE; prints its exit status.
 run_to() { local file=$1; shift; "$@" > "$file" 2>&1 && echo 0 || echo $?; }
