@@ -110,14 +110,17 @@ import Testing
             #expect(guesses == [401, 401, 401] + Array(repeating: 429, count: 7), "\(guesses)")
             #expect(try await ask("4711", from: "127.0.0.5") == 429)
             #expect(try await ask("4711", from: "127.0.0.6", fingerprint: "other") == 200)
-            // Nothing of the guesses was put to anyone.
+            // Nothing of the guesses was put to anyone; the person at the receiver is told once.
             #expect(events.all.filter { if case .asked = $0 { true } else { false } }.count == 1)
+            #expect(events.all.filter { if case .warning(let what) = $0 { what == "127.0.0.5 gave 3 wrong LocalSend PINs: refused for 300 s" } else { false } }.count == 1,
+                    "\(events.all)")
         }
     }
 
     @Test func theLockIsLetGoAfterItsTime() {
         let attempts = PINAttempts(limit: 3, lockout: 10)
-        for _ in 0..<3 { #expect(attempts.judge("1", expected: "2", address: "a", now: 0) == .wrong) }
+        for _ in 0..<2 { #expect(attempts.judge("1", expected: "2", address: "a", now: 0) == .wrong) }
+        #expect(attempts.judge("1", expected: "2", address: "a", now: 0) == .wrongAndLocked(seconds: 10))
         #expect(attempts.judge("2", expected: "2", address: "a", now: 5) == .locked(retryAfter: 5))
         #expect(attempts.judge("2", expected: "2", address: "a", now: 10.5) == .right)
         #expect(attempts.judge(nil, expected: "2", address: "b", now: 0) == .wrong)

@@ -167,9 +167,16 @@ final class LocalSendReceiver: Sendable {
     /// The reply refusing a `prepare-upload` for its PIN (``PINAttempts``), or `nil` when the PIN is right.
     func pinRefusal(given: String?, expected: String, from address: String) -> Reply? {
         switch pins.judge(given, expected: expected, address: address, now: Clock.monotonic()) {
-        case .right: nil
-        case .wrong: .error(.unauthorized, "PIN required")
-        case .locked(let seconds): .error(.tooManyRequests, "too many wrong PINs; try again in \(Int(seconds.rounded(.up))) s")
+        case .right:
+            return nil
+        case .wrong:
+            return .error(.unauthorized, "PIN required")
+        case .wrongAndLocked(let seconds):
+            // The person at the receiver learns that someone is guessing, and from where.
+            events(.warning("\(address) gave \(settings.pinAttempts) wrong LocalSend PINs: refused for \(Int(seconds)) s"))
+            return .error(.unauthorized, "PIN required")
+        case .locked(let seconds):
+            return .error(.tooManyRequests, "too many wrong PINs; try again in \(Int(seconds.rounded(.up))) s")
         }
     }
 

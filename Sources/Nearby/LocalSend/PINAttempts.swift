@@ -24,6 +24,8 @@ final class PINAttempts: Sendable {
         case right
         /// Missing or wrong (counted when given).
         case wrong
+        /// Wrong, and the last guess the address had: it is refused from now on, for `seconds`.
+        case wrongAndLocked(seconds: Double)
         /// The address guessed too often: seconds until it may try again.
         case locked(retryAfter: Double)
     }
@@ -42,6 +44,7 @@ final class PINAttempts: Sendable {
             entry.wrong += 1
             if entry.wrong >= limit { entry.lockedUntil = now + lockout }
             state[address] = entry
+            let verdict: Verdict = entry.wrong >= limit ? .wrongAndLocked(seconds: lockout) : .wrong
             if state.count > Self.maximumAddresses {
                 state = state.filter { $0.value.lockedUntil > now }
                 if state.count > Self.maximumAddresses {
@@ -50,7 +53,7 @@ final class PINAttempts: Sendable {
                     }
                 }
             }
-            return .wrong
+            return verdict
         }
     }
 }
