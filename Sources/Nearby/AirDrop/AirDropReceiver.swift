@@ -90,6 +90,20 @@ final class AirDropReceiver: Sendable {
         }
     }
 
+    /// The most of a refused upload's body passed over before its refusal is sent; a longer body
+    /// closes the connection after the reply instead.
+    static let refusedBodyAllowance = 1 << 20
+
+    /// `reply` to an upload refused before its body: the body is read and dropped first (up to
+    /// ``refusedBodyAllowance``), so that the sender reads the refusal. Closed with bytes unread,
+    /// the connection was reset, and a loaded machine's sender saw "closed the connection before
+    /// its reply ended" instead of the 403.
+    static func refusing(_ reply: HTTPServer.Reply, parts: inout HTTPServer.Parts) async throws -> HTTPServer.Reply {
+        var reply = reply
+        reply.close = try await !HTTPServer.discardBody(&parts, limit: refusedBodyAllowance)
+        return reply
+    }
+
     func respond(to head: HTTPRequestHead, parts: inout HTTPServer.Parts, from address: String, channel: any Channel) async throws -> HTTPServer.Reply {
         func plist(_ bytes: [UInt8]) -> HTTPServer.Reply { HTTPServer.Reply(status: .ok, body: bytes, contentType: "application/octet-stream") }
         switch (head.method, head.uri) {
@@ -104,11 +118,11 @@ final class AirDropReceiver: Sendable {
             return try await decide(ask, from: address, channel: channel) ?? plist(info.askReply)
         case (.POST, "/Upload"):
             guard head.headers["Content-Type"].first?.lowercased() == "application/x-cpio" else {
-                return .error(.notAcceptable, "an upload is application/x-cpio", close: true)
+                return try await Self.refusing(.error(.notAcceptable, "an upload is application/x-cpio"), parts: &parts)
             }
             let now = Clock.monotonic()
             let waiting = accepted.withLock { accepted in accepted.removeValue(forKey: address).flatMap { $0.until > now ? $0 : nil } }
-            guard let waiting else { return .error(.forbidden, "no accepted Ask from this address", close: true) }
+            guard let waiting else { return try await Self.refusing(.error(.forbidden, "no accepted Ask from this address"), parts: &parts) }
             return try await upload(waiting, from: address, parts: &parts)
         default:
             return .error(.notFound, "not found", close: true)
