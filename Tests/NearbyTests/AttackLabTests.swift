@@ -18,12 +18,8 @@ import Testing
         try FileManager.default.removeItem(at: work.appendingPathComponent("B/Apps/Files.app"))
         try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("Samples/Documents/notes.txt"),
                                          to: work.appendingPathComponent("notes.txt"))
-        let big = work.appendingPathComponent("big.bin")
-        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: big)
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<64 { try handle.write(contentsOf: Data((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })) }
-        try handle.close()
+        // big.bin (64 MiB) is made by the fixture: made here, byte by byte in a debug build, it held
+        // a cooperative-pool thread for seconds and starved the rest of a full run.
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/NearbyTests/Fixtures/attack-lab.sh").path
         let lab = TestSupport.shared.appendingPathComponent("nearby/lab.sh").path
         let nearby = TestSupport.productsDirectory.appendingPathComponent("nearby").path

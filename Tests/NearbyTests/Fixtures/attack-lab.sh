@@ -11,8 +11,8 @@
 #     64 MiB file to h3 (paired) back to back: each send's time against its quiet time, h3's
 #     peak RSS, and nothing written for the flood.
 # Prints key=value lines (one a line) for AttackLabTests and NearbyBenchmarks --flood.
-#   attack-lab.sh NEARBY LAB_SH WORK     (WORK holds device roots A and B made by the test, big.bin
-#                                          of 64 MiB and notes.txt)
+#   attack-lab.sh NEARBY LAB_SH WORK     (WORK holds device roots A and B made by the test, and
+#                                          notes.txt; big.bin, 64 MiB, is made when missing)
 set -euo pipefail
 NEARBY=$1 LABSH=$2 WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +23,7 @@ source "$HERE/lab-user.sh"
 at() { local h=$1; shift; lab exec "$h" "$@"; }
 N=("${AS_USER[@]}" "$NEARBY")
 ATTACKER=(python3 "$HERE/attacker.py")
+[ -f "$WORK/big.bin" ] || head -c $((64 << 20)) /dev/urandom > "$WORK/big.bin"
 lab up >/dev/null
 lab fence reset >/dev/null
 H2=$(lab addr h2) H3=$(lab addr h3) H3_AWDL=$(lab addr h3 awdl)
