@@ -17,19 +17,7 @@ public enum ItemName {
     /// hidden files, nothing named like the spool's `.partial` and `.delivered` markers) and the
     /// empty rule (`item`), so the cut cannot undo them.
     public static func safe(_ name: String) -> String {
-        var result = ""
-        for character in name.precomposedStringWithCanonicalMapping {
-            var marks = 0
-            var scalars = String.UnicodeScalarView()
-            for scalar in character.unicodeScalars {
-                if isMark(scalar) {
-                    marks += 1
-                    if marks > maximumMarksPerCharacter { continue }
-                }
-                scalars.append(isUnsafe(scalar) ? "_" : scalar)
-            }
-            result.unicodeScalars.append(contentsOf: scalars)
-        }
+        var result = String(String.UnicodeScalarView(boundingMarks(name).unicodeScalars.map { isUnsafe($0) ? "_" : $0 }))
         result = cut(result)
         if result.hasPrefix(".") { result = "_" + result.dropFirst() }
         if result.isEmpty || result == "_" || result == "_." { result = "item" }
@@ -46,6 +34,23 @@ public enum ItemName {
             !character.unicodeScalars.contains(where: isUnsafe)
                 && character.unicodeScalars.filter(isMark).count <= maximumMarksPerCharacter
         }
+    }
+
+    /// `text` in NFC with at most ``maximumMarksPerCharacter`` combining marks per character (the
+    /// rest dropped): the bound ``NetworkText`` applies too.
+    static func boundingMarks(_ text: String) -> String {
+        var bounded = ""
+        for character in text.precomposedStringWithCanonicalMapping {
+            var marks = 0
+            for scalar in character.unicodeScalars {
+                if isMark(scalar) {
+                    marks += 1
+                    if marks > maximumMarksPerCharacter { continue }
+                }
+                bounded.unicodeScalars.append(scalar)
+            }
+        }
+        return bounded
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {

@@ -28,18 +28,7 @@ enum NetworkText {
 
     /// `text` made safe and at most `limit` characters long.
     static func safe(_ text: String, limit: Int) -> String {
-        var bounded = ""
-        for character in text.precomposedStringWithCanonicalMapping {
-            var marks = 0
-            for scalar in character.unicodeScalars {
-                if ItemName.isMark(scalar) {
-                    marks += 1
-                    if marks > ItemName.maximumMarksPerCharacter { continue }
-                }
-                bounded.unicodeScalars.append(scalar)
-            }
-        }
-        let escaped = TerminalText.escaped(bounded).precomposedStringWithCanonicalMapping
+        let escaped = TerminalText.escaped(ItemName.boundingMarks(text)).precomposedStringWithCanonicalMapping
         guard escaped.count > limit else { return escaped }
         return String(escaped.prefix(limit - 1)) + "…"
     }
